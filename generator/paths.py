@@ -1,0 +1,55 @@
+"""Slugs and site paths: pure string helpers shared by the loader, the pages and the site writer.
+
+A page is named by its path inside a language, without extension: "index", "models",
+"models/kimi-k3", "gpus/b300". The helpers below turn that name into the files and URLs it has.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from urllib.parse import urlsplit
+
+
+def slugify(name: str) -> str:
+    """`Kimi-K3` -> `kimi-k3`: lowercase, runs of anything but [a-z0-9] become one '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def model_page(slug: str) -> str:
+    return f"models/{slug}"
+
+
+def gpu_page(slug: str) -> str:
+    return f"gpus/{slug}"
+
+
+def source_file(page: str) -> str:
+    """The Markdown file MkDocs reads for `page`, relative to a language's docs_dir."""
+    return f"{page}.md"
+
+
+def html_file(lang: str, page: str) -> str:
+    """The HTML file MkDocs writes for `page`, relative to the site root."""
+    return f"{lang}/{page}.html"
+
+
+def twin_file(lang: str, page: str) -> str:
+    """The Markdown twin written beside the HTML (`kimi-k3.html.md`)."""
+    return html_file(lang, page) + ".md"
+
+
+def relative_source_link(from_page: str, to_page: str) -> str:
+    """A link MkDocs resolves between two source files of the same language."""
+    return posixpath.relpath(source_file(to_page), posixpath.dirname(from_page) or ".")
+
+
+def relative_html_link(from_lang: str, from_page: str, to_lang: str, to_page: str) -> str:
+    """A relative link between two built HTML pages, possibly across languages."""
+    start = posixpath.dirname(html_file(from_lang, from_page))
+    return posixpath.relpath(html_file(to_lang, to_page), start)
+
+
+def base_path(base_url: str) -> str:
+    """The path part of the site's base URL: "/" or "/some/prefix/"."""
+    return urlsplit(base_url).path or "/"
