@@ -1,0 +1,81 @@
+"""Command line: `python -m generator build|check|size` (see --help)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from generator.catalog import CatalogError, load_catalog
+from generator.render import BABEL_LOCALES
+from generator.site import BuildError, build_site
+
+DESCRIPTION = """\
+VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese and English.
+
+  build   validate content/ and write the site (default: site/); the previous site is replaced
+          only when the whole build succeeded
+  check   validate content/ only; one line per problem, exit code 2 if there is any
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m generator", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    build = commands.add_parser("build", help="validate the catalog and build the site")
+    build.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
+    build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
+    build.add_argument("--base-url", help="absolute URL the site is served from, overriding site.yaml's base_url")
+    check = commands.add_parser("check", help="validate the catalog only")
+    check.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
+    return parser
+
+
+def _load(content: Path):
+    try:
+        return load_catalog(content)
+    except CatalogError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        count = len(error.problems)
+        print(f"{count} problem{'s' if count != 1 else ''} in {content}; nothing was written.", file=sys.stderr)
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    catalog = _load(args.content)
+    if catalog is None:
+        return 2
+    missing = [lang for lang in catalog.site.languages if lang not in BABEL_LOCALES]
+    if missing:
+        print(f"{args.content / 'site.yaml'}: languages: no translations for {', '.join(missing)} "
+              f"(available: {', '.join(BABEL_LOCALES)})", file=sys.stderr)
+        return 2
+    if args.command == "check":
+        print(f"{args.content}: {len(catalog.models)} models, {len(catalog.gpus)} GPUs, no problems.")
+        return 0
+    if args.base_url:
+        from dataclasses import replace
+
+        if not args.base_url.startswith(("https://", "http://")):
+            print(f"--base-url: must be an absolute http(s) URL (got {args.base_url!r})", file=sys.stderr)
+            return 2
+        base_url = args.base_url if args.base_url.endswith("/") else args.base_url + "/"
+        catalog = replace(catalog, site=replace(catalog.site, base_url=base_url))
+    try:
+        build_site(catalog, args.out, progress=lambda message: print(message, file=sys.stderr))
+    except BuildError as error:
+        print(f"error: {error}", file=sys.stderr)
+        print(f"{args.out} was left as it was.", file=sys.stderr)
+        return 1
+    pages = len(catalog.models) + len(catalog.gpus) + 3
+    print(f"Built {pages} pages × {len(catalog.site.languages)} languages into {args.out}/ "
+          f"(open {args.out}/index.html, or run: python -m http.server -d {args.out})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""Page view models: every number a page shows, computed once, with where it comes from.
+
+Pages are language-neutral: they hold records, byte counts, prices and page paths. Words and
+number formats are the templates' business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from urllib.parse import quote
+
+from generator import paths
+from generator.plans import Setup, gpus_needed, smallest_setup
+from generator.records import Catalog, Gpu, Model, Site, Source
+from generator.sizing import SERVING_BITS, SERVING_OVERHEAD, headline_sizing
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One row of a requirements table: a memory need and the cheapest machine that holds it."""
+
+    key: str  # "16", "8", "4" (bits) or "qlora", "lora", "full"
+    memory_bytes: int
+    setup: Setup | None  # None: no single machine of the catalog holds it
+
+
+@dataclass(frozen=True)
+class SourcedFact:
+    key: str  # the catalog field: "params", "context_window", ...
+    source: Source
+
+
+@dataclass(frozen=True)
+class ModelPage:
+    path: str
+    model: Model
+    serving: tuple[Requirement, ...]  # 16, 8 and 4 bits
+    fine_tuning: tuple[Requirement, ...]  # QLoRA, LoRA, full
+    serving_overhead: Fraction  # 0.2: the share the headline adds for KV cache and activations
+    single_gpu: Requirement | None  # the highest precision that one GPU holds, if any
+    deploy_url: str
+    sources: tuple[SourcedFact, ...]
+
+    def serving_at(self, bits: int) -> Requirement:
+        return next(r for r in self.serving if r.key == str(bits))
+
+
+@dataclass(frozen=True)
+class ModelRow:
+    model: Model
+    path: str
+    four_bit: Requirement
+
+
+@dataclass(frozen=True)
+class ModelsIndexPage:
+    path: str
+    rows: tuple[ModelRow, ...]
+    serving_overhead: Fraction
+
+
+@dataclass(frozen=True)
+class GpuFit:
+    model: Model
+    path: str
+    counts: tuple[int | None, ...]  # GPUs needed at 16, 8 and 4 bits; None: more than one machine
+
+
+@dataclass(frozen=True)
+class GpuPage:
+    path: str
+    gpu: Gpu
+    fits: tuple[GpuFit, ...]  # models one machine of this GPU holds at 4 bits at least
+    too_large: int  # models no single machine of this GPU holds even at 4 bits
+    serving_overhead: Fraction
+
+
+@dataclass(frozen=True)
+class GpusIndexPage:
+    path: str
+    gpus: tuple[tuple[Gpu, str], ...]  # (GPU, page path)
+
+
+@dataclass(frozen=True)
+class HomePage:
+    path: str
+    model_count: int
+    gpu_count: int
+    serving_overhead: Fraction
+
+
+Page = ModelPage | ModelsIndexPage | GpuPage | GpusIndexPage | HomePage
+
+# Order of the "sources" list on a model page: the catalog fields the page shows.
+MODEL_FACTS = (
+    "params",
+    "active_params",
+    "experts",
+    "experts_per_token",
+    "context_window",
+    "precision",
+    "license",
+    "release_date",
+)
+
+
+def _requirement(key: str, memory_bytes: int, gpus: tuple[Gpu, ...]) -> Requirement:
+    return Requirement(key, memory_bytes, smallest_setup(memory_bytes, gpus))
+
+
+def model_page(model: Model, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
+    sizing = headline_sizing(model.params)
+    serving = tuple(_requirement(str(bits), sizing.serving_bytes[bits], gpus) for bits in SERVING_BITS)
+    fine_tuning = (
+        _requirement("qlora", sizing.qlora_bytes, gpus),
+        _requirement("lora", sizing.lora_bytes, gpus),
+        _requirement("full", sizing.full_fine_tuning_bytes, gpus),
+    )
+    single_gpu = next((r for r in serving if r.setup is not None and r.setup.count == 1), None)
+    return ModelPage(
+        path=paths.model_page(model.slug),
+        model=model,
+        serving=serving,
+        fine_tuning=fine_tuning,
+        serving_overhead=SERVING_OVERHEAD - 1,
+        single_gpu=single_gpu,
+        deploy_url=site.console_url.replace("{id}", quote(model.id, safe="/")),
+        sources=tuple(SourcedFact(k, model.sources[k]) for k in MODEL_FACTS if k in model.sources),
+    )
+
+
+def gpu_page(gpu: Gpu, models: tuple[Model, ...]) -> GpuPage:
+    fits = []
+    for model in models:
+        sizing = headline_sizing(model.params)
+        counts = tuple(gpus_needed(sizing.serving_bytes[bits], gpu) for bits in SERVING_BITS)
+        if counts[-1] is not None:
+            fits.append(GpuFit(model, paths.model_page(model.slug), counts))
+    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(fits), len(models) - len(fits), SERVING_OVERHEAD - 1)
+
+
+def build_pages(catalog: Catalog) -> tuple[Page, ...]:
+    """Every page of one language, in a stable order (home, indexes, models, GPUs)."""
+    models = tuple(sorted(catalog.models, key=lambda m: (m.name.lower(), m.slug)))
+    model_pages = tuple(model_page(m, catalog.site, catalog.gpus) for m in models)
+    rows = tuple(ModelRow(p.model, p.path, p.serving_at(4)) for p in model_pages)
+    return (
+        HomePage("index", len(models), len(catalog.gpus), SERVING_OVERHEAD - 1),
+        ModelsIndexPage("models", rows, SERVING_OVERHEAD - 1),
+        GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in catalog.gpus)),
+        *model_pages,
+        *(gpu_page(g, models) for g in catalog.gpus),
+    )
+

@@ -1,0 +1,99 @@
+"""Files written after the MkDocs builds: sitemap with hreflang, llms.txt, the root landing page."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from generator import paths
+from generator.records import Site
+
+
+def write_sitemap(site_dir: Path, site: Site, page_paths: list[str]) -> None:
+    """One <url> per page and language, each listing every language's version (and x-default)."""
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+        ' xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    ]
+    for page in page_paths:
+        versions = [(lang, site.base_url + paths.html_file(lang, page)) for lang in site.languages]
+        versions.append(("x-default", versions[0][1]))
+        for lang, url in versions[:-1]:
+            lines.append("  <url>")
+            lines.append(f"    <loc>{escape(url)}</loc>")
+            lines.append(f"    <lastmod>{site.prices_date}</lastmod>")
+            for other, other_url in versions:
+                lines.append(
+                    f'    <xhtml:link rel="alternate" hreflang="{other}" href={quoteattr(other_url)}/>'
+                )
+            lines.append("  </url>")
+    lines.append("</urlset>")
+    (site_dir / "sitemap.xml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def write_llms_txt(site_dir: Path, site: Site, twins: list[tuple[str, str, str]]) -> None:
+    """llms.txt (llmstxt.org): the Markdown twin of every page, as (language, page, title)."""
+    lines = [
+        f"# {site.brand} GPU requirements",
+        "",
+        "> GPU memory to serve and fine-tune open-weight LLMs, the smallest GPU setup that holds each"
+        " one, and its hourly price. Every page has a Markdown twin at its URL plus `.md`.",
+    ]
+    for lang in site.languages:
+        lines += ["", f"## {lang}", ""]
+        for twin_lang, page, title in twins:
+            if twin_lang == lang:
+                text = title.replace("[", "(").replace("]", ")")
+                lines.append(f"- [{text}]({site.base_url}{paths.twin_file(lang, page)})")
+    (site_dir / "llms.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def write_root_index(site_dir: Path, site: Site, language_names: dict[str, str]) -> None:
+    """site/index.html: links to each language, and a script that follows the browser's language."""
+    links = "\n".join(
+        f'      <li><a href="{lang}/index.html" hreflang="{lang}" lang="{lang}">'
+        f"{html.escape(language_names[lang])}</a></li>"
+        for lang in site.languages
+    )
+    alternates = "\n".join(
+        f'  <link rel="alternate" hreflang="{lang}" href="{html.escape(site.base_url)}{lang}/index.html">'
+        for lang in site.languages
+    )
+    languages = ",".join(f'"{lang}"' for lang in site.languages)
+    page = f"""<!doctype html>
+<html lang="{site.languages[0]}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>{html.escape(site.brand)}</title>
+  <link rel="canonical" href="{html.escape(site.base_url)}">
+{alternates}
+  <link rel="alternate" hreflang="x-default" href="{html.escape(site.base_url)}">
+  <script>
+    (function () {{
+      var languages = [{languages}];
+      var wanted = (navigator.languages || [navigator.language || ""]).map(function (l) {{
+        return l.slice(0, 2).toLowerCase();
+      }});
+      for (var i = 0; i < wanted.length; i++) {{
+        if (languages.indexOf(wanted[i]) >= 0) {{
+          location.replace(wanted[i] + "/index.html");
+          return;
+        }}
+      }}
+    }})();
+  </script>
+</head>
+<body>
+  <main>
+    <h1>{html.escape(site.brand)}</h1>
+    <ul>
+{links}
+    </ul>
+  </main>
+</body>
+</html>
+"""
+    (site_dir / "index.html").write_text(page, encoding="utf-8")

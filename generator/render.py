@@ -1,0 +1,176 @@
+"""Turn page view models into Markdown: Jinja2 templates, gettext words, Babel number formats.
+
+Templates format, they never compute. Every `{{ value }}` is Markdown-escaped on its way out
+(the environment's `finalize`), so catalog text lands as text; helpers that build Markdown
+themselves (links) return `Markdown` strings, which pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable
+from urllib.parse import quote
+
+import jinja2
+from markupsafe import Markup
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_currency, format_decimal, format_percent
+
+from generator import pages as page_models
+from generator import paths
+from generator.records import Site
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES_DIR = ROOT / "site_templates"
+LOCALES_DIR = ROOT / "locales"
+
+# Babel locale of each site language (DESIGN: `pt` formats as pt_BR).
+BABEL_LOCALES = {"pt": "pt_BR", "en": "en_US"}
+
+TEMPLATES = {
+    page_models.HomePage: "index.md.j2",
+    page_models.ModelsIndexPage: "models.md.j2",
+    page_models.GpusIndexPage: "gpus.md.j2",
+    page_models.ModelPage: "model.md.j2",
+    page_models.GpuPage: "gpu.md.j2",
+}
+
+
+# Text that is already Markdown (escaped catalog text, links, macro output). Jinja's autoescape
+# passes it through; everything else goes through `_finalize`, which escapes it for Markdown.
+Markdown = Markup
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|])")
+
+
+def escape_markdown(text: str) -> str:
+    """Make catalog text render as itself in Markdown (tables, links, inline HTML)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    return "\\" + text if text.startswith(("#", "+", "-", "=")) else text
+
+
+def as_markdown(value: object) -> Markdown:
+    return value if isinstance(value, Markup) else Markdown(escape_markdown(str(value)))
+
+
+def external_link(text: str, url: str) -> Markdown:
+    """A Markdown link to an absolute URL (validated by the catalog: https, no spaces)."""
+    return Markdown(f"[{escape_markdown(text)}]({quote(url, safe=_URL_SAFE)})")
+
+
+_URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
+
+
+def _finalize(value: object) -> object:
+    return as_markdown(value)
+
+
+def load_translations(lang: str, locales_dir: Path = LOCALES_DIR) -> gettext.GNUTranslations:
+    """Compile locales/<lang>/LC_MESSAGES/messages.po in memory (no .mo file is committed)."""
+    po_path = locales_dir / lang / "LC_MESSAGES" / "messages.po"
+    with po_path.open("rb") as po_file:
+        catalog = read_po(po_file, locale=BABEL_LOCALES[lang])
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+class Renderer:
+    """Renders pages of one language, as MkDocs sources or as Markdown twins."""
+
+    def __init__(self, site: Site, lang: str, templates_dir: Path = TEMPLATES_DIR):
+        if lang not in BABEL_LOCALES:
+            raise ValueError(f"no translations for language '{lang}'")
+        self.site = site
+        self.lang = lang
+        self.locale = BABEL_LOCALES[lang]
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(templates_dir),
+            finalize=_finalize,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            autoescape=True,  # with `_finalize`: Markdown escaping, and macros return Markdown
+        )
+        translations = load_translations(lang)
+        self.gettext = translations.gettext
+        self.ngettext = translations.ngettext
+        env.globals.update(_=self.translate, gettext=self.translate, ngettext=self.translate_plural)
+        env.filters.update(
+            number=self.number,
+            gb=self.gigabytes,
+            money=self.money,
+            percent=self.percent,
+            params_short=self.params_short,
+        )
+        self.env = env
+
+    # ---- words: gettext with %(name)s placeholders; the values are Markdown-escaped
+
+    def translate(self, message: str, **values: object) -> Markdown:
+        return self._format(self.gettext(message), values)
+
+    def translate_plural(self, singular: str, plural: str, count: int, **values: object) -> Markdown:
+        return self._format(self.ngettext(singular, plural, count), {"num": self.number(count), **values})
+
+    @staticmethod
+    def _format(message: str, values: dict[str, object]) -> Markdown:
+        return Markdown(message % {name: as_markdown(value) for name, value in values.items()})
+
+    # ---- number formats (DESIGN: GB = 10^9 bytes, rounded to whole GB, only at display)
+
+    def number(self, value: int) -> str:
+        return format_decimal(value, locale=self.locale)
+
+    def gigabytes(self, byte_count: int) -> str:
+        whole = (Decimal(byte_count) / 10**9).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+        return format_decimal(whole, locale=self.locale)
+
+    def money(self, amount: Decimal) -> str:
+        return format_currency(amount, self.site.currency, locale=self.locale)
+
+    def percent(self, share: Fraction) -> str:
+        return format_percent(Decimal(share.numerator) / share.denominator, locale=self.locale)
+
+    def params_short(self, params: int) -> str:
+        """2,779,940,000,000 -> 2.8T; 70,553,706,496 -> 70.6B; 405,000,000,000 -> 405B."""
+        for unit, size in (("T", 10**12), ("B", 10**9), ("M", 10**6)):
+            if params >= size:
+                scaled = Decimal(params) / size
+                pattern = "#,##0" if scaled >= 100 else "#,##0.#"
+                return format_decimal(scaled, format=pattern, locale=self.locale) + unit
+        return format_decimal(params, locale=self.locale)
+
+    # ---- pages
+
+    def render(self, page: page_models.Page, twin: bool) -> str:
+        """Markdown for `page`: links between MkDocs sources, or absolute `.html.md` links (twin)."""
+        template = self.env.get_template(TEMPLATES[type(page)])
+        return template.render(
+            page=page,
+            site=self.site,
+            lang=self.lang,
+            link=self._linker(page.path, twin),
+            external=external_link,
+        )
+
+    def _linker(self, from_page: str, twin: bool) -> Callable[[str, str], Markdown]:
+        prefix = paths.base_path(self.site.base_url)
+
+        def link(text: str, to_page: str) -> Markdown:
+            if twin:
+                target = prefix + paths.twin_file(self.lang, to_page)
+            else:
+                target = paths.relative_source_link(from_page, to_page)
+            return Markdown(f"[{escape_markdown(text)}]({target})")
+
+        return link
