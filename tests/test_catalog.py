@@ -1,0 +1,165 @@
+"""The catalog loader: the shipped catalog is valid; bad input gives one clear line per problem."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from decimal import Decimal
+
+from generator.catalog import CatalogError, load_catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+
+REQUIRED_MODELS = [
+    "Kimi-K3", "Kimi-K2-Instruct", "DeepSeek-R1", "DeepSeek-V3", "DeepSeek-V2", "GLM-4.6", "GLM-5",
+    "Qwen3-235B-A22B", "Qwen3-30B-A3B", "Qwen3-32B", "Qwen3-Next-80B-A3B-Instruct",
+    "Qwen2.5-72B-Instruct", "Llama-3.1-8B-Instruct", "Llama-3.1-70B-Instruct",
+    "Llama-3.3-70B-Instruct", "Llama-3.1-405B", "Llama-4-Scout-17B-16E", "gpt-oss-120b",
+    "gpt-oss-20b", "MiniMax-M2", "Mixtral-8x7B-v0.1", "Mixtral-8x22B-v0.1", "Mistral-7B-v0.1",
+    "Mistral-Small-24B", "Mistral-Large-Instruct-2407", "Gemma-3-27B",
+]
+REQUIRED_GPUS = [
+    "a100-80gb", "h100-sxm", "h200", "b200", "b300", "l40s", "rtx-4090", "rtx-5090",
+    "rtx-pro-6000", "mi300x", "mi325x", "mi355x",
+]
+
+
+def test_shipped_catalog_has_every_required_model_and_gpu(catalog):
+    assert sorted(m.name for m in catalog.models) == sorted(REQUIRED_MODELS)
+    assert sorted(g.slug for g in catalog.gpus) == sorted(REQUIRED_GPUS)
+
+
+def test_every_shipped_fact_has_a_source(catalog):
+    for model in catalog.models:
+        shown = {
+            "params": model.params,
+            "active_params": model.active_params,
+            "experts": model.experts,
+            "experts_per_token": model.experts_per_token,
+            "context_window": model.context_window,
+            "precision": model.precision,
+            "license": model.license,
+            "release_date": model.release_date,
+        }
+        for field, value in shown.items():
+            if value is not None:
+                assert model.sources[field].citation, (model.name, field)
+
+
+def test_kimi_k3_parameter_count_reproduces_the_seed(catalog):
+    kimi = next(m for m in catalog.models if m.id == "moonshotai/Kimi-K3")
+    # DESIGN: about 2,779.94 × 10^9; the seed's rounded figures pin it to this window.
+    assert 2_779_906_250_000 <= kimi.params < 2_779_968_750_000
+    assert (kimi.experts, kimi.experts_per_token, kimi.context_window) == (896, 16, 1_048_576)
+
+
+def test_b300_price_is_the_seed_pages(catalog):
+    b300 = next(g for g in catalog.gpus if g.slug == "b300")
+    assert b300.price_per_gpu_hour * 8 == Decimal("36.80")
+
+
+KIMI = "models/kimi-k3.yaml"
+
+
+@pytest.mark.parametrize(
+    "file, old, new, expected",
+    [
+        (KIMI, "params:\n  value: 2779931837184", "params:\n  value: -5",
+         "content/models/kimi-k3.yaml:6: params: must be a positive integer (got -5)"),
+        (KIMI, "params:\n  value: 2779931837184", "params:\n  value: lots",
+         "content/models/kimi-k3.yaml:6: params: must be a positive integer (got 'lots')"),
+        (KIMI, "experts_per_token:", "experts_per_tokn:",
+         "content/models/kimi-k3.yaml:{line}: experts_per_tokn: unknown field (did you mean 'experts_per_token'?)"),
+        (KIMI, "id: moonshotai/Kimi-K3\n", "",
+         "content/models/kimi-k3.yaml:1: id: missing required field"),
+        (KIMI, "id: moonshotai/Kimi-K3", "id: ../../etc",
+         "content/models/kimi-k3.yaml:2: id: must be a Hugging Face repo id like org/Name (got '../../etc')"),
+        (KIMI, "name: Kimi-K3", "name: Kimi-K4",
+         "content/models/kimi-k3.yaml:3: name: gives slug 'kimi-k4', so the file must be named kimi-k4.yaml"),
+        (KIMI, "experts_per_token:\n  value: 16", "experts_per_token:\n  value: 900",
+         "content/models/kimi-k3.yaml:{line}: experts_per_token: must not exceed experts"),
+        (KIMI, "active_params:\n  value: 104189614848", "active_params:\n  value: 3779931837184",
+         "content/models/kimi-k3.yaml:{line}: active_params: must not exceed params (3779931837184 > 2779931837184)"),
+        (KIMI, "weights: https://huggingface.co/moonshotai/Kimi-K3", "weights: javascript:alert(1)",
+         "content/models/kimi-k3.yaml:4: weights: must be an https:// URL (got 'javascript:alert(1)')"),
+        (KIMI, "name: Kimi-K3", "name: [Kimi",
+         "content/models/kimi-k3.yaml:4: (yaml): malformed YAML: expected ',' or ']', but got ':'"),
+        ("models/kimi-k2-instruct.yaml", "id: moonshotai/Kimi-K2-Instruct", "id: moonshotai/Kimi-K3",
+         "content/models/kimi-k3.yaml:2: id: duplicate id 'moonshotai/Kimi-K3' (already in content/models/kimi-k2-instruct.yaml)"),
+        ("site.yaml", "currency: USD", "currency: EUR",
+         "content/site.yaml:{line}: currency: must be USD, the currency of the prices in gpus.yaml (got 'EUR')"),
+        ("gpus.yaml", "shapes: {value: [1, 2, 4, 8], source: \"https://lambda.ai/instances\"",
+         "shapes: {value: [8, 4], source: \"https://lambda.ai/instances\"",
+         "content/gpus.yaml:{line}: gpus.1.shapes: must be distinct counts from 1 to 8 in ascending order (got [8, 4])"),
+    ],
+)
+def test_bad_input_is_reported_with_file_line_and_field(content_copy, monkeypatch, file, old, new, expected):
+    path = content_copy / file
+    text = path.read_text()
+    assert old in text, f"fixture text not found in {file}: {old!r}"
+    path.write_text(text.replace(old, new, 1))
+    monkeypatch.chdir(content_copy.parent)
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(Path("content"))
+    line = next((i for i, row in enumerate(path.read_text().splitlines(), 1) if new.split("\n")[0] in row), 1)
+    assert expected.format(line=line) in raised.value.problems
+
+
+def test_missing_source_is_reported(content_copy, monkeypatch):
+    path = content_copy / KIMI
+    lines = path.read_text().splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.startswith("experts:"))
+    del lines[index + 2]  # the `source:` line under experts (value first, then source)
+    assert "value: 896" in lines[index + 1]
+    path.write_text("".join(lines))
+    monkeypatch.chdir(content_copy.parent)
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(Path("content"))
+    assert f"content/models/kimi-k3.yaml:{index + 1}: experts.source: missing source (every fact needs one)" in raised.value.problems
+
+
+def test_every_problem_is_reported_at_once(content_copy, monkeypatch):
+    (content_copy / "models" / "broken.yaml").write_text("id: a/b\nname: Broken\nparams: {value: 0, source: x}\ncolour: red\n")
+    kimi = content_copy / KIMI
+    kimi.write_text(kimi.read_text().replace("context_window:\n  value: 1048576", "context_window:\n  value: 0"))
+    monkeypatch.chdir(content_copy.parent)
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(Path("content"))
+    problems = raised.value.problems
+    assert any(p.startswith("content/models/broken.yaml:4: colour: unknown field") for p in problems)
+    assert "content/models/broken.yaml:1: weights: missing required field" in problems
+    assert "content/models/broken.yaml:3: params: must be a positive integer (got 0)" in problems
+    assert any(p.startswith("content/models/kimi-k3.yaml:") and "context_window: must be a positive integer (got 0)" in p for p in problems)
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_cli_exits_2_with_one_line_per_problem_and_no_traceback(content_copy, tmp_path, command):
+    (content_copy / "models" / "broken.yaml").write_text("id: [unclosed\n")
+    out = tmp_path / "out"
+    args = [sys.executable, "-m", "generator", command, "--content", str(content_copy)]
+    if command == "build":
+        args += ["--out", str(out)]
+    result = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    first = result.stderr.splitlines()[0]
+    assert first.endswith("broken.yaml:1: (yaml): malformed YAML: expected ',' or ']', but got '<stream end>'") or "broken.yaml:2: (yaml)" in first, first
+    assert not out.exists()
+
+
+def test_cli_check_passes_on_the_shipped_catalog():
+    result = subprocess.run([sys.executable, "-m", "generator", "check"], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert "26 models, 12 GPUs, no problems" in result.stdout
+
+
+def test_a_language_without_translations_is_refused(content_copy):
+    site_yaml = content_copy / "site.yaml"
+    site_yaml.write_text(site_yaml.read_text().replace("languages: [pt, en]", "languages: [pt, fr]"))
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "check", "--content", str(content_copy)],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().endswith("site.yaml: languages: no translations for fr (available: pt, en)")

@@ -1,0 +1,80 @@
+"""Golden pages: the Markdown twins of a few pages, and the seed page read line by line.
+
+After a deliberate change to templates, translations or the catalog, regenerate the golden files
+with `UPDATE_GOLDEN=1 python -m pytest tests/test_pages_golden.py` and review the diff.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.pages import build_pages
+from generator.render import Renderer
+
+HERE = Path(__file__).resolve().parent
+GOLDEN = HERE / "golden"
+SEED_PAGE = HERE / "seed" / "kimi-k3.pt.md"  # copy of the seed page the product comes from
+
+CASES = [
+    (lang, page)
+    for lang in ("pt", "en")
+    for page in ("models/kimi-k3", "models/llama-3-1-8b-instruct", "models", "gpus/b300", "gpus", "index")
+]
+
+
+def twin(catalog, lang, page_path):
+    page = next(p for p in build_pages(catalog) if p.path == page_path)
+    return Renderer(catalog.site, lang).render(page, twin=True)
+
+
+@pytest.mark.parametrize("lang, page_path", CASES)
+def test_twin_matches_golden_file(catalog, lang, page_path):
+    actual = twin(catalog, lang, page_path)
+    golden = GOLDEN / lang / f"{page_path}.html.md"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(actual, encoding="utf-8")
+    assert golden.exists(), f"no golden file {golden}; run UPDATE_GOLDEN=1 python -m pytest {__file__}"
+    assert actual == golden.read_text(encoding="utf-8")
+
+
+# Where our page deliberately differs from the seed page, and why.
+SEED_DIFFERENCES = {
+    # numbers in the "about" table are formatted per locale, like every other number on the page
+    "| Parâmetros | `2.8T` |": "| Parâmetros | `2,8T` |",
+    "| Janela de contexto (tokens) | `1,048,576` |": "| Janela de contexto (tokens) | `1.048.576` |",
+    # the sources say MXFP4 routed experts with a BF16 trunk, not FP8 (content/models/kimi-k3.yaml)
+    "| Publicado em | `FP8` |": "| Publicado em | MXFP4 (routed experts) + BF16 (rest) |",
+    # the Hugging Face license tag "other" names the Modified MIT license
+    "| Licença | `other` |": None,
+    # the weights went public on 2026-07-27 (sources in content/models/kimi-k3.yaml)
+    "| Data de lançamento | `2026-06-13` |": "| Data de lançamento | `2026-07-27` |",
+}
+
+
+def test_kimi_k3_pt_page_reads_as_the_seed_page(catalog):
+    """Every line of the seed page appears in our page, in the same order (more may follow)."""
+    ours = twin(catalog, "pt", "models/kimi-k3").splitlines()
+    position = 0
+    for line in SEED_PAGE.read_text(encoding="utf-8").splitlines():
+        expected = SEED_DIFFERENCES.get(line, line)
+        if not expected or not expected.strip():
+            continue
+        assert expected in ours[position:], f"seed line missing or out of order: {expected!r}"
+        position = ours.index(expected, position) + 1
+
+
+@pytest.mark.parametrize(
+    "lang, needles",
+    [
+        ("pt", ["6.672 GB", "3.336 GB", "1.668 GB", "1.946 GB", "44.479 GB", "8 × [B300]",
+                "US$\u00a036,80", "mais de uma máquina de 8 GPUs"]),
+        ("en", ["6,672 GB", "3,336 GB", "1,668 GB", "1,946 GB", "44,479 GB", "8 × [B300]",
+                "$36.80", "more than one 8-GPU machine"]),
+    ],
+)
+def test_kimi_k3_numbers_in_each_locale(catalog, lang, needles):
+    page = twin(catalog, lang, "models/kimi-k3")
+    for needle in needles:
+        assert needle in page, needle

@@ -1,0 +1,158 @@
+"""The real thing: `python -m generator build` runs MkDocs and writes the whole site."""
+
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from generator.paths import slugify
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = ("pt", "en")
+
+
+def build(out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "build", "--out", str(out), *extra],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("build") / "site"
+    result = build(out)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def html(site: Path, path: str) -> str:
+    return (site / path).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", ["index", "models", "gpus", "models/kimi-k3", "gpus/b300", "404"])
+def test_every_page_type_is_built_as_html(site, lang, page):
+    text = html(site, f"{lang}/{page}.html")
+    assert text.lstrip().startswith("<!doctype html>")
+    assert f'<html lang="{lang}"' in text
+
+
+def test_every_catalog_model_and_gpu_has_a_page_and_a_twin_in_both_languages(site, catalog):
+    pages = [f"models/{m.slug}" for m in catalog.models] + [f"gpus/{g.slug}" for g in catalog.gpus]
+    pages += ["index", "models", "gpus"]
+    for lang in LANGS:
+        for page in pages:
+            assert (site / f"{lang}/{page}.html").is_file(), (lang, page)
+            assert (site / f"{lang}/{page}.html.md").is_file(), (lang, page)
+    assert slugify("Kimi-K3") == "kimi-k3"
+
+
+@pytest.mark.parametrize(
+    "lang, sentences",
+    [
+        ("pt", ["O Kimi-K3 tem 2,8T parâmetros.", "6.672 GB: mais de uma máquina de 8 GPUs",
+                "a partir de US$\u00a036,80 por hora pelas 8", "Posso rodar o Kimi-K3 em uma única GPU?"]),
+        ("en", ["Kimi-K3 has 2.8T parameters.", "6,672 GB: more than one 8-GPU machine",
+                "from $36.80 per hour for all 8", "Can I run Kimi-K3 on a single GPU?"]),
+    ],
+)
+def test_kimi_k3_html_reads_as_the_seed(site, lang, sentences):
+    text = re.sub(r"<[^>]+>", "", html(site, f"{lang}/models/kimi-k3.html"))
+    for sentence in sentences:
+        assert sentence in text, sentence
+    # the GPU of the chosen setup links to its page in the same language
+    assert '<a href="../gpus/b300.html">B300</a>' in html(site, f"{lang}/models/kimi-k3.html")
+
+
+@pytest.mark.parametrize("lang, other", [("pt", "en"), ("en", "pt")])
+@pytest.mark.parametrize("page, prefix", [("models/kimi-k3", "../../"), ("gpus/b300", "../../"), ("models", "../")])
+def test_language_switcher_opens_the_same_page_in_the_other_language(site, lang, other, page, prefix):
+    text = html(site, f"{lang}/{page}.html")
+    link = f'<a href="{prefix}{other}/{page}.html" hreflang="{other}"'
+    assert link in text
+    assert (site / lang / page).parent.joinpath(f"{prefix}{other}/{page}.html").resolve().is_file()
+
+
+def test_head_has_canonical_and_absolute_hreflang_alternates(site):
+    text = html(site, "en/models/kimi-k3.html")
+    base = "https://gpus.arrakis.example/"
+    assert f'<link rel="canonical" href="{base}en/models/kimi-k3.html">' in text
+    for lang in LANGS:
+        assert f'<link rel="alternate" hreflang="{lang}" href="{base}{lang}/models/kimi-k3.html">' in text
+    assert f'<link rel="alternate" hreflang="x-default" href="{base}pt/models/kimi-k3.html">' in text
+
+
+def test_twins_hold_the_seed_numbers_in_each_locale_format(site):
+    pt = html(site, "pt/models/kimi-k3.html.md")
+    en = html(site, "en/models/kimi-k3.html.md")
+    assert "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 |" in pt
+    assert "| 4 bits | 1,668 GB: 8 × [B300](/en/gpus/b300.html.md), from $36.80 per hour for all 8 |" in en
+    assert not (site / "pt/models/kimi-k3.html.html").exists()
+
+
+def test_sitemap_lists_every_page_with_its_alternates(site, catalog):
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    root = ET.parse(site / "sitemap.xml").getroot()
+    urls = root.findall("s:url", ns)
+    assert len(urls) == 2 * (len(catalog.models) + len(catalog.gpus) + 3)
+    for url in urls:
+        langs = sorted(link.get("hreflang") for link in url.findall("x:link", ns))
+        assert langs == ["en", "pt", "x-default"]
+    locs = {url.find("s:loc", ns).text for url in urls}
+    assert "https://gpus.arrakis.example/en/models/kimi-k3.html" in locs
+
+
+def test_llms_txt_lists_the_markdown_twins(site, catalog):
+    text = html(site, "llms.txt")
+    assert text.startswith("# Arrakis GPU requirements\n")
+    for lang in LANGS:
+        for model in catalog.models:
+            assert f"https://gpus.arrakis.example/{lang}/models/{model.slug}.html.md)" in text
+
+
+def test_root_index_leads_to_each_language(site):
+    text = html(site, "index.html")
+    assert '<a href="pt/index.html" hreflang="pt"' in text
+    assert '<a href="en/index.html" hreflang="en"' in text
+
+
+def test_navigation_stays_small(site):
+    text = html(site, "pt/models/kimi-k3.html")
+    nav = text[text.index('<nav class="md-nav md-nav--primary'):]
+    nav = nav[: nav.index("</nav>")]
+    assert "kimi-k3" not in nav and "deepseek" not in nav.lower()
+
+
+def test_no_asset_from_the_internet(site):
+    text = html(site, "en/models/kimi-k3.html")
+    assert "fonts.googleapis.com" not in text and "fonts.gstatic.com" not in text
+
+
+def test_builds_are_byte_identical_and_failed_builds_leave_the_site(site, tmp_path, content_copy):
+    again = tmp_path / "again"
+    assert build(again).returncode == 0
+    first = {p.relative_to(site): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in sorted(again.rglob("*")) if p.is_file()}
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
+
+    (content_copy / "models" / "kimi-k3.yaml").write_text("name: [broken\n")
+    before = {p: p.stat().st_mtime_ns for p in again.rglob("*")}
+    result = build(again, "--content", str(content_copy))
+    assert result.returncode == 2
+    assert {p: p.stat().st_mtime_ns for p in again.rglob("*")} == before
+    assert [p.name for p in again.parent.iterdir() if p.name.startswith(".again.building")] == []
+
+
+def test_out_folder_that_is_not_a_site_is_never_replaced(tmp_path):
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.txt").write_text("years of work")
+    result = build(precious)
+    assert result.returncode == 1
+    assert "is not a site built by this tool" in result.stderr
+    assert (precious / "thesis.txt").read_text() == "years of work"
