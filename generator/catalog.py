@@ -6,18 +6,27 @@ This is the only module that reads content/. Every problem found is reported at 
 
 from __future__ import annotations
 
-import datetime as dt
-import difflib
-import re
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable
-from urllib.parse import urlsplit
 
-from generator.records import Catalog, Gpu, Model, Site, Source
+from generator import schema
 from generator.paths import slugify
+from generator.records import (
+    ApiPrice,
+    CHECKPOINT_FORMATS,
+    COMPONENTS,
+    Architecture,
+    Attention,
+    Catalog,
+    Gpu,
+    LinearAttention,
+    MixtureOfExperts,
+    Model,
+    Site,
+    Source,
+    VisionTower,
+)
+from generator.schema import Field, Problems, read_record
 from generator.yamlfile import YamlFile, YamlSyntaxError, read_yaml
 
 
@@ -27,239 +36,117 @@ class CatalogError(Exception):
         self.problems = problems
 
 
-# ---- value checkers: return the converted value or raise ValueError("what is wrong (expected)")
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError("must be non-empty text")
-    if any(ord(ch) < 32 for ch in value):
-        raise ValueError("must be a single line of text (no control characters)")
-    return value.strip()
-
-
-def _positive_int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"must be a positive integer (got {value!r})")
-    if value <= 0:
-        raise ValueError(f"must be a positive integer (got {value})")
-    return value
-
-
-def _positive_decimal(value: Any) -> Decimal:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"must be a positive number (got {value!r})")
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        raise ValueError(f"must be a positive number (got {value!r})") from None
-    if not number.is_finite() or number <= 0:
-        raise ValueError(f"must be a positive number (got {value!r})")
-    return number
-
-
-def _iso_date(value: Any) -> str:
-    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-        return value.isoformat()
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value).isoformat()
-        except ValueError:
-            pass
-    raise ValueError(f"must be a date YYYY-MM-DD (got {value!r})")
-
-
-def _https_url(value: Any) -> str:
-    text = _text(value)
-    parts = urlsplit(text)
-    if parts.scheme != "https" or not parts.netloc or any(ch in text for ch in " <>\"'`"):
-        raise ValueError(f"must be an https:// URL (got {text!r})")
-    return text
-
-
-def _base_url(value: Any) -> str:
-    url = _https_url(value)
-    if not url.endswith("/"):
-        raise ValueError(f"must end with '/' (got {url!r})")
-    return url
-
-
-def _console_url(value: Any) -> str:
-    text = _text(value)
-    if "{id}" not in text or any(ch in text for ch in " <>\"'`"):
-        raise ValueError("must be a URL pattern containing {id}")
-    return text
-
-
-_REPO_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*")
-
-
-def _repo_id(value: Any) -> str:
-    text = _text(value)
-    if not _REPO_ID.fullmatch(text) or ".." in text:
-        raise ValueError(f"must be a Hugging Face repo id like org/Name (got {text!r})")
-    return text
-
-
-def _gpu_slug(value: Any) -> str:
-    text = _text(value)
-    if slugify(text) != text:
-        raise ValueError(f"must be lowercase letters, digits and '-' (got {text!r})")
-    return text
-
-
-def _machine_shapes(value: Any) -> tuple[int, ...]:
-    if not isinstance(value, list) or not value:
-        raise ValueError("must be a list of GPU counts per machine, like [1, 2, 4, 8]")
-    shapes = tuple(_positive_int(item) for item in value)
-    if list(shapes) != sorted(set(shapes)) or shapes[-1] > 8:
-        raise ValueError(f"must be distinct counts from 1 to 8 in ascending order (got {value})")
-    return shapes
-
-
-def _languages(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not value:
-        raise ValueError("must be a list of language codes, like [pt, en]")
-    codes = tuple(_text(item) for item in value)
-    if len(set(codes)) != len(codes) or not all(re.fullmatch(r"[a-z]{2}", c) for c in codes):
-        raise ValueError(f"must be distinct two-letter codes (got {value})")
-    return codes
-
-
-def _currency(value: Any) -> str:
-    text = _text(value)
-    if text != "USD":
-        raise ValueError(f"must be USD, the currency of the prices in gpus.yaml (got {text!r})")
-    return text
-
-
-# ---- record schemas
-
-
-@dataclass(frozen=True)
-class Field:
-    check: Callable[[Any], Any]
-    required: bool = False
-    sourced: bool = False  # written as {value: ..., source: ..., note: ...}
-
-
 MODEL_FIELDS = {
-    "id": Field(_repo_id, required=True),
-    "name": Field(_text, required=True),
-    "weights": Field(_https_url, required=True),
-    "params": Field(_positive_int, required=True, sourced=True),
-    "active_params": Field(_positive_int, sourced=True),
-    "experts": Field(_positive_int, sourced=True),
-    "experts_per_token": Field(_positive_int, sourced=True),
-    "context_window": Field(_positive_int, sourced=True),
-    "precision": Field(_text, sourced=True),
-    "license": Field(_text, sourced=True),
-    "release_date": Field(_iso_date, sourced=True),
+    "id": Field(schema.repo_id, required=True),
+    "name": Field(schema.plain_text, required=True),
+    "weights": Field(schema.https_url, required=True),
+    "params": Field(schema.positive_int, required=True, sourced=True),
+    "active_params": Field(schema.positive_int, sourced=True),
+    "experts": Field(schema.positive_int, sourced=True),
+    "experts_per_token": Field(schema.positive_int, sourced=True),
+    "context_window": Field(schema.positive_int, sourced=True),
+    "precision": Field(schema.plain_text, sourced=True),
+    "license": Field(schema.plain_text, sourced=True),
+    "release_date": Field(schema.iso_date, sourced=True),
+    "api_price": Field(schema.api_price, sourced=True),  # per million tokens, in USD
+    "architecture": Field(schema.mapping),
+}
+
+_int, _count, _flag = schema.positive_int, schema.non_negative_int, schema.boolean
+ARCHITECTURE_FIELDS = {
+    "source": Field(schema.plain_text, required=True),  # where every value of the block comes from
+    "note": Field(schema.plain_text),
+    "layers": Field(_int, required=True),
+    "hidden_size": Field(_int, required=True),
+    "vocab_size": Field(_int, required=True),
+    "tied_embeddings": Field(_flag, required=True),
+    "intermediate_size": Field(_int),
+    "dense_layers": Field(_count),
+    "norms_per_layer": Field(_int),
+    "attention": Field(schema.mapping, required=True),
+    "linear_attention": Field(schema.mapping),
+    "moe": Field(schema.mapping),
+    "extra_layers": Field(_count),
+    "extra_layers_embeddings": Field(_flag),
+    "vision": Field(schema.mapping),
+    "formats": Field(schema.mapping),
+}
+ATTENTION_FIELDS = {
+    "kind": Field(schema.one_of("gqa", "mla"), required=True),
+    "heads": Field(_int, required=True),
+    "kv_heads": Field(_int),
+    "head_dim": Field(_int),
+    "qkv_bias": Field(_flag),
+    "output_bias": Field(_flag),
+    "qk_norm": Field(schema.one_of("head", "layer")),
+    "output_gate": Field(_flag),
+    "sinks": Field(_flag),
+    "q_lora_rank": Field(_int),
+    "kv_lora_rank": Field(_int),
+    "qk_nope_head_dim": Field(_int),
+    "qk_rope_head_dim": Field(_int),
+    "v_head_dim": Field(_int),
+    "sliding_window": Field(_int),
+    "sliding_window_layers": Field(_int),
+    "indexer_heads": Field(_int),
+    "indexer_head_dim": Field(_int),
+}
+LINEAR_ATTENTION_FIELDS = {
+    "kind": Field(schema.one_of("gated_deltanet", "kimi_delta"), required=True),
+    "layers": Field(_int, required=True),
+    "key_heads": Field(_int, required=True),
+    "value_heads": Field(_int, required=True),
+    "key_head_dim": Field(_int, required=True),
+    "value_head_dim": Field(_int, required=True),
+    "conv_kernel": Field(_int, required=True),
+}
+MOE_FIELDS = {
+    "expert_intermediate_size": Field(_int, required=True),
+    "shared_experts": Field(_count),
+    "shared_expert_intermediate_size": Field(_int),
+    "shared_expert_gate": Field(_flag),
+    "latent_size": Field(_int),
+    "expert_bias": Field(_flag),
+    "router_bias": Field(_flag),
+}
+VISION_FIELDS = {
+    "layers": Field(_int, required=True),
+    "hidden_size": Field(_int, required=True),
+    "intermediate_size": Field(_int, required=True),
+    "patch_size": Field(_int, required=True),
+}
+FORMAT_FIELDS = {name: Field(schema.one_of(*CHECKPOINT_FORMATS)) for name in ("default", *COMPONENTS)}
+# What each attention kind needs, to size its weights and its KV cache.
+REQUIRED_BY_KIND = {
+    "gqa": ("kv_heads", "head_dim"),
+    "mla": ("kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"),
 }
 
 GPU_FIELDS = {
-    "slug": Field(_gpu_slug, required=True),
-    "name": Field(_text, required=True),
-    "vendor": Field(_text, required=True),
-    "memory_gb": Field(_positive_decimal, required=True, sourced=True),
-    "memory_type": Field(_text, sourced=True),
-    "bandwidth_gb_s": Field(_positive_decimal, sourced=True),
-    "interconnect": Field(_text, sourced=True),
-    "shapes": Field(_machine_shapes, required=True, sourced=True),
-    "price_per_gpu_hour": Field(_positive_decimal, sourced=True),
+    "slug": Field(schema.gpu_slug, required=True),
+    "name": Field(schema.plain_text, required=True),
+    "vendor": Field(schema.plain_text, required=True),
+    "memory_gb": Field(schema.positive_decimal, required=True, sourced=True),
+    "memory_type": Field(schema.plain_text, sourced=True),
+    "bandwidth_gb_s": Field(schema.positive_decimal, sourced=True),
+    "interconnect": Field(schema.plain_text, sourced=True),
+    "shapes": Field(schema.machine_shapes, required=True, sourced=True),
+    "price_per_gpu_hour": Field(schema.positive_decimal, sourced=True),
 }
 PRICE_EXTRA_KEYS = ("provider", "date")
 
 SITE_FIELDS = {
-    "brand": Field(_text, required=True),
-    "base_url": Field(_base_url, required=True),
-    "console_url": Field(_console_url, required=True),
-    "languages": Field(_languages, required=True),
-    "currency": Field(_currency, required=True),
-    "prices_date": Field(_iso_date, required=True),
+    "brand": Field(schema.plain_text, required=True),
+    "base_url": Field(schema.base_url, required=True),
+    "console_url": Field(schema.console_url, required=True),
+    "languages": Field(schema.languages, required=True),
+    "currency": Field(schema.currency, required=True),
+    "prices_date": Field(schema.iso_date, required=True),
 }
 
 
-class _Problems:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def add(self, file: YamlFile, key_path: str, field: str, message: str) -> None:
-        self.lines.append(f"{file.path}:{file.line(key_path)}: {field}: {message}")
-
-
-def _read_record(
-    file: YamlFile,
-    data: Any,
-    prefix: str,
-    fields: dict[str, Field],
-    problems: _Problems,
-    extra_sourced_keys: dict[str, tuple[str, ...]] | None = None,
-) -> tuple[dict[str, Any], dict[str, Source]] | None:
-    """Check one mapping against `fields`; return (values, sources) or None if it had problems."""
-    label = prefix.rstrip(".") or "(document)"
-    if not isinstance(data, dict):
-        problems.add(file, prefix.rstrip("."), label, "must be a mapping of field: value")
-        return None
-    before = len(problems.lines)
-    values: dict[str, Any] = {}
-    sources: dict[str, Source] = {}
-    for key in data:
-        if str(key) not in fields:
-            hint = difflib.get_close_matches(str(key), list(fields), n=1)
-            expected = f"did you mean '{hint[0]}'?" if hint else "known fields: " + ", ".join(fields)
-            problems.add(file, f"{prefix}{key}", f"{prefix}{key}", f"unknown field ({expected})")
-    for name, spec in fields.items():
-        where = f"{prefix}{name}"
-        if name not in data or data[name] is None:
-            if spec.required:
-                problems.add(file, prefix.rstrip("."), where, "missing required field")
-            continue
-        raw = data[name]
-        if spec.sourced:
-            extra = (extra_sourced_keys or {}).get(name, ())
-            raw = _unwrap_sourced(file, where, raw, extra, problems, sources, name)
-            if raw is None:
-                continue
-        try:
-            values[name] = spec.check(raw)
-        except ValueError as error:
-            problems.add(file, f"{where}.value" if spec.sourced else where, where, str(error))
-    for key, line in file.duplicate_keys:
-        if key.startswith(prefix) and key[len(prefix):] in fields:
-            problems.lines.append(f"{file.path}:{line}: {key}: duplicate key")
-    if len(problems.lines) > before:
-        return None
-    return values, sources
-
-
-def _unwrap_sourced(file, where, raw, extra_keys, problems, sources, name):
-    if not isinstance(raw, dict):
-        problems.add(file, where, where, "must be a mapping {value: ..., source: ...}")
-        return None
-    allowed = ("value", "source", "note", *extra_keys)
-    for key in raw:
-        if key not in allowed:
-            hint = difflib.get_close_matches(str(key), allowed, n=1)
-            expected = f"did you mean '{hint[0]}'?" if hint else "expected: " + ", ".join(allowed)
-            problems.add(file, f"{where}.{key}", f"{where}.{key}", f"unknown field ({expected})")
-    try:
-        citation = _text(raw.get("source"))
-    except ValueError:
-        problems.add(file, where, f"{where}.source", "missing source (every fact needs one)")
-        return None
-    note = raw.get("note")
-    if note is not None and not isinstance(note, str):
-        problems.add(file, f"{where}.note", f"{where}.note", "must be text")
-    if raw.get("value") is None:
-        problems.add(file, where, f"{where}.value", "missing value")
-        return None
-    sources[name] = Source(citation, note.strip() if isinstance(note, str) else None)
-    return raw["value"]
-
-
-def _model(file: YamlFile, stem: str, problems: _Problems) -> Model | None:
-    record = _read_record(file, file.data, "", MODEL_FIELDS, problems)
+def _model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
+    record = read_record(file, file.data, "", MODEL_FIELDS, problems)
     if record is None:
         return None
     values, sources = record
@@ -288,6 +175,13 @@ def _model(file: YamlFile, stem: str, problems: _Problems) -> Model | None:
         if bad:
             problems.add(file, field, field, message)
             failed = True
+    architecture = None
+    if "architecture" in values:
+        architecture = _architecture(file, values, problems)
+        failed = failed or architecture is None
+        block = values["architecture"]
+        if architecture is not None:
+            sources["architecture"] = Source(block["source"], block.get("note"))
     if failed:
         return None
     return Model(
@@ -303,11 +197,84 @@ def _model(file: YamlFile, stem: str, problems: _Problems) -> Model | None:
         precision=values.get("precision"),
         license=values.get("license"),
         release_date=values.get("release_date"),
+        architecture=architecture,
+        api_price=ApiPrice(**values["api_price"]) if "api_price" in values else None,
         sources=MappingProxyType(sources),
     )
 
 
-def _gpus(file: YamlFile, problems: _Problems) -> list[Gpu]:
+def _architecture(file: YamlFile, model: dict, problems: Problems) -> Architecture | None:
+    """The `architecture` block: checked field by field, then for consistency."""
+    raw = model["architecture"]
+    before = len(problems.lines)
+    record = read_record(file, raw, "architecture.", ARCHITECTURE_FIELDS, problems)
+    if record is None:
+        return None
+    values, _ = record
+    parts = {}
+    for name, fields in (
+        ("attention", ATTENTION_FIELDS),
+        ("linear_attention", LINEAR_ATTENTION_FIELDS),
+        ("moe", MOE_FIELDS),
+        ("vision", VISION_FIELDS),
+        ("formats", FORMAT_FIELDS),
+    ):
+        if name in values:
+            sub = read_record(file, values[name], f"architecture.{name}.", fields, problems)
+            parts[name] = sub[0] if sub else None
+    if len(problems.lines) > before:
+        return None
+
+    def problem(field: str, message: str) -> None:
+        problems.add(file, f"architecture.{field}", f"architecture.{field}", message)
+
+    attention = parts["attention"]
+    for needed in REQUIRED_BY_KIND[attention["kind"]]:
+        if needed not in attention:
+            problem(f"attention.{needed}", f"missing (needed for {attention['kind']} attention)")
+    if attention.get("kv_heads") and attention["heads"] % attention["kv_heads"]:
+        problem("attention.kv_heads", f"must divide heads ({attention['heads']})")
+    if ("sliding_window" in attention) != ("sliding_window_layers" in attention):
+        problem("attention.sliding_window", "sliding_window and sliding_window_layers go together")
+    linear = parts.get("linear_attention")
+    attention_layers = values["layers"] - (linear["layers"] if linear else 0)
+    if attention_layers < 1:
+        problem("linear_attention.layers", f"must be fewer than layers ({values['layers']})")
+    if attention.get("sliding_window_layers", 0) > attention_layers:
+        problem("attention.sliding_window_layers", f"must not exceed the {attention_layers} attention layers")
+    moe = parts.get("moe")
+    if (moe is None) != ("experts" not in model):
+        problem("moe", "a model with experts has a moe block, and only such a model")
+    dense_layers = values.get("dense_layers")
+    if (moe is None or dense_layers) and "intermediate_size" not in values:
+        problem("intermediate_size", "missing (the width of the dense MLP layers)")
+    if dense_layers is not None and dense_layers > values["layers"]:
+        problem("dense_layers", f"must not exceed layers ({values['layers']})")
+    if len(problems.lines) > before:
+        return None
+    formats = dict(parts.get("formats") or {})
+    return Architecture(
+        layers=values["layers"],
+        hidden_size=values["hidden_size"],
+        vocab_size=values["vocab_size"],
+        tied_embeddings=values["tied_embeddings"],
+        attention=Attention(**attention),
+        intermediate_size=values.get("intermediate_size"),
+        dense_layers=dense_layers,
+        norms_per_layer=values.get("norms_per_layer", 2),
+        linear_attention=LinearAttention(**linear) if linear else None,
+        moe=MixtureOfExperts(experts=model["experts"], experts_per_token=model["experts_per_token"], **moe)
+        if moe
+        else None,
+        extra_layers=values.get("extra_layers", 0),
+        extra_layers_embeddings=values.get("extra_layers_embeddings", False),
+        vision=VisionTower(**parts["vision"]) if parts.get("vision") else None,
+        formats=MappingProxyType({k: v for k, v in formats.items() if k != "default"}),
+        default_format=formats.get("default", "bf16"),
+    )
+
+
+def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
     entries = file.data.get("gpus") if isinstance(file.data, dict) else None
     if not isinstance(entries, list) or not entries:
         problems.add(file, "gpus", "gpus", "must be a non-empty list of GPUs")
@@ -316,7 +283,7 @@ def _gpus(file: YamlFile, problems: _Problems) -> list[Gpu]:
     for index, entry in enumerate(entries):
         prefix = f"gpus.{index}."
         extra = {"price_per_gpu_hour": PRICE_EXTRA_KEYS}
-        record = _read_record(file, entry, prefix, GPU_FIELDS, problems, extra)
+        record = read_record(file, entry, prefix, GPU_FIELDS, problems, extra)
         if record is None:
             continue
         values, sources = record
@@ -324,7 +291,7 @@ def _gpus(file: YamlFile, problems: _Problems) -> list[Gpu]:
         price_date = None
         if "date" in price_info:
             try:
-                price_date = _iso_date(price_info["date"])
+                price_date = schema.iso_date(price_info["date"])
             except ValueError as error:
                 problems.add(file, f"{prefix}price_per_gpu_hour.date", f"{prefix}price_per_gpu_hour.date", str(error))
                 continue
@@ -348,15 +315,15 @@ def _gpus(file: YamlFile, problems: _Problems) -> list[Gpu]:
     return gpus
 
 
-def _site(file: YamlFile, problems: _Problems) -> Site | None:
-    record = _read_record(file, file.data, "", SITE_FIELDS, problems)
+def _site(file: YamlFile, problems: Problems) -> Site | None:
+    record = read_record(file, file.data, "", SITE_FIELDS, problems)
     if record is None:
         return None
     values, _ = record
     return Site(**values)
 
 
-def _read(path: Path, problems: _Problems) -> YamlFile | None:
+def _read(path: Path, problems: Problems) -> YamlFile | None:
     cwd = Path.cwd()
     display = (path.relative_to(cwd) if path.is_relative_to(cwd) else path).as_posix()
     if not path.is_file():
@@ -372,7 +339,7 @@ def _read(path: Path, problems: _Problems) -> YamlFile | None:
 def load_catalog(content_dir: Path) -> Catalog:
     """Read site.yaml, gpus.yaml and models/*.yaml; raise CatalogError listing every problem."""
     content_dir = Path(content_dir).absolute()
-    problems = _Problems()
+    problems = Problems()
     site_file = _read(content_dir / "site.yaml", problems)
     site = _site(site_file, problems) if site_file else None
     gpus_file = _read(content_dir / "gpus.yaml", problems)
