@@ -26,6 +26,108 @@ def _no_sources() -> Mapping[str, Source]:
     return MappingProxyType({})
 
 
+# The parts a checkpoint's weights are counted in (see weights.py), and the formats a published
+# checkpoint stores them in (see formats.py).
+COMPONENTS = (
+    "embeddings",
+    "attention",
+    "dense_mlp",
+    "routed_experts",
+    "shared_experts",
+    "router_and_norms",  # with the latent projections of a latent MoE
+    "output_head",
+    "extra_layers",
+    "vision",
+)
+CHECKPOINT_FORMATS = ("bf16", "f32", "fp8_block128", "mxfp4")
+
+
+@dataclass(frozen=True)
+class Attention:
+    """The softmax-attention layers: grouped-query (GQA/MHA) or multi-head latent (MLA)."""
+
+    kind: str  # "gqa" or "mla"
+    heads: int
+    kv_heads: int | None = None  # gqa
+    head_dim: int | None = None  # gqa
+    qkv_bias: bool = False
+    output_bias: bool = False
+    qk_norm: str | None = None  # "head": one norm of head_dim for q and k; "layer": over all heads
+    output_gate: bool = False  # a sigmoid gate on the attention output (Qwen3-Next, Kimi-K3)
+    sinks: bool = False  # one learned sink logit per head (gpt-oss)
+    q_lora_rank: int | None = None  # mla
+    kv_lora_rank: int | None = None  # mla
+    qk_nope_head_dim: int | None = None  # mla
+    qk_rope_head_dim: int | None = None  # mla
+    v_head_dim: int | None = None  # mla
+    sliding_window: int | None = None  # tokens a windowed (or chunked) layer attends to
+    sliding_window_layers: int = 0  # how many attention layers use that window
+    indexer_heads: int | None = None  # DeepSeek sparse attention indexer (GLM-5)
+    indexer_head_dim: int | None = None
+
+
+@dataclass(frozen=True)
+class LinearAttention:
+    """Layers with a fixed recurrent state per sequence instead of a KV cache."""
+
+    kind: str  # "gated_deltanet" (Qwen3-Next) or "kimi_delta" (Kimi-K3)
+    layers: int
+    key_heads: int
+    value_heads: int
+    key_head_dim: int
+    value_head_dim: int
+    conv_kernel: int
+
+
+@dataclass(frozen=True)
+class MixtureOfExperts:
+    experts: int  # routed experts (the model's `experts` fact)
+    experts_per_token: int
+    expert_intermediate_size: int
+    shared_experts: int = 0
+    shared_expert_intermediate_size: int | None = None  # default: expert_intermediate_size
+    shared_expert_gate: bool = False  # Qwen3-Next: a scalar gate on the shared expert
+    latent_size: int | None = None  # experts work in a smaller latent width (Kimi-K3)
+    expert_bias: bool = False  # biases inside every expert (gpt-oss)
+    router_bias: bool = False  # a bias per expert in the router (DeepSeek-V3 style or gpt-oss)
+
+
+@dataclass(frozen=True)
+class VisionTower:
+    layers: int
+    hidden_size: int
+    intermediate_size: int
+    patch_size: int
+
+
+@dataclass(frozen=True)
+class Architecture:
+    layers: int
+    hidden_size: int
+    vocab_size: int
+    tied_embeddings: bool
+    attention: Attention
+    intermediate_size: int | None = None  # dense MLP width
+    dense_layers: int | None = None  # leading dense-MLP layers; None: every layer (no MoE)
+    norms_per_layer: int = 2
+    linear_attention: LinearAttention | None = None
+    moe: MixtureOfExperts | None = None
+    extra_layers: int = 0  # multi-token-prediction modules the checkpoint ships
+    extra_layers_embeddings: bool = False  # they carry their own copy of embeddings and head
+    vision: VisionTower | None = None
+    formats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # component -> format
+    default_format: str = "bf16"
+
+
+@dataclass(frozen=True)
+class ApiPrice:
+    """The model maker's API price, in the site's currency per million tokens."""
+
+    input: Decimal
+    output: Decimal
+    cached_input: Decimal | None = None
+
+
 @dataclass(frozen=True)
 class Model:
     id: str  # Hugging Face repo id, e.g. "moonshotai/Kimi-K3"
@@ -40,6 +142,8 @@ class Model:
     precision: str | None = None  # format of the published checkpoint
     license: str | None = None
     release_date: str | None = None  # ISO 8601
+    architecture: Architecture | None = None
+    api_price: ApiPrice | None = None
     sources: Mapping[str, Source] = field(default_factory=_no_sources)  # field -> provenance
 
     @property
