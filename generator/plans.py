@@ -4,48 +4,114 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
+from math import ceil
 
 from generator import paths
-from generator.records import Gpu
+from generator.records import Architecture, Gpu
+
+# NOTE: seed 000 puts the runtime's own use of GPU memory (activation buffers, CUDA graph
+# workspace, allocator fragmentation) at 5 % to 15 % of it; the detailed sections take 10 %.
+RUNTIME_OVERHEAD = Fraction(1, 10)
+MACHINE_SIZE = 8  # GPUs in the largest machine the headline considers ("8-GPU machine")
 
 
 @dataclass(frozen=True)
 class Setup:
     gpu: Gpu
-    count: int  # GPUs in one machine
+    count: int  # GPUs per machine
+    machines: int = 1
 
     @property
     def gpu_page(self) -> str:
         return paths.gpu_page(self.gpu.slug)
 
     @property
+    def total_gpus(self) -> int:
+        return self.count * self.machines
+
+    @property
     def memory_bytes(self) -> int:
-        return self.gpu.memory_bytes * self.count
+        return self.gpu.memory_bytes * self.total_gpus
+
+    @property
+    def bandwidth_per_machine(self) -> int | None:
+        bandwidth = self.gpu.bandwidth_bytes_per_second
+        return None if bandwidth is None else bandwidth * self.count
 
     @property
     def price_per_hour(self) -> Decimal | None:
         price = self.gpu.price_per_gpu_hour
-        return None if price is None else price * self.count
+        return None if price is None else price * self.total_gpus
 
 
-def gpus_needed(required_bytes: int, gpu: Gpu) -> int | None:
-    """The smallest machine shape of `gpu` whose memory holds `required_bytes`, or None."""
+def gpus_needed(required_bytes: int, gpu: Gpu, usable: Fraction = Fraction(1)) -> int | None:
+    """The smallest machine shape of `gpu` whose usable memory holds `required_bytes`, or None."""
     for count in gpu.machine_shapes:
-        if gpu.memory_bytes * count >= required_bytes:
+        if gpu.memory_bytes * count * usable >= required_bytes:
             return count
     return None
 
 
-def smallest_setup(required_bytes: int, gpus: tuple[Gpu, ...]) -> Setup | None:
+def gpus_for_weights(weights_bytes: int, gpu: Gpu) -> int:
+    """GPUs whose memory adds up to the weights alone (seed 000, step 3: 1,400 GB ÷ 80 GB)."""
+    return ceil(weights_bytes / gpu.memory_bytes)
+
+
+def machine_plan(required_bytes: int, gpu: Gpu, usable: Fraction = Fraction(1)) -> Setup:
+    """One machine if a shape holds it, else as many of the largest machines as it takes."""
+    count = gpus_needed(required_bytes, gpu, usable)
+    if count is not None:
+        return Setup(gpu, count)
+    largest = gpu.machine_shapes[-1]
+    return Setup(gpu, largest, ceil(required_bytes / (gpu.memory_bytes * largest * usable)))
+
+
+def cheapest_setup(
+    required_bytes: int, gpus: tuple[Gpu, ...], usable: Fraction = Fraction(1), multi_node: bool = False
+) -> Setup | None:
     """The cheapest single machine that holds `required_bytes`; ties go to fewer GPUs.
 
-    Only GPUs with a known price compete. None means no single machine of the catalog holds it.
-    Remaining ties keep catalog order, so the choice is deterministic.
+    Only GPUs with a known price compete; remaining ties keep catalog order. When no single
+    machine holds it and `multi_node` is set, the cheapest group of 8-GPU machines (the servers
+    whose GPUs share one NVLink or Infinity Fabric domain, seed 000 step 3); else None.
     """
-    candidates = []
+    single, several = [], []
     for order, gpu in enumerate(gpus):
-        count = gpus_needed(required_bytes, gpu)
-        if count is not None and gpu.price_per_gpu_hour is not None:
-            setup = Setup(gpu, count)
-            candidates.append((setup.price_per_hour, count, order, setup))
+        if gpu.price_per_gpu_hour is None:
+            continue
+        setup = machine_plan(required_bytes, gpu, usable)
+        if setup.machines == 1:
+            single.append((setup.price_per_hour, setup.total_gpus, order, setup))
+        elif multi_node and gpu.machine_shapes[-1] == MACHINE_SIZE:
+            several.append((setup.price_per_hour, setup.total_gpus, order, setup))
+    candidates = single or several
     return min(candidates, key=lambda c: c[:3])[3] if candidates else None
+
+
+def smallest_setup(required_bytes: int, gpus: tuple[Gpu, ...]) -> Setup | None:
+    """The headline's choice (seed page): the cheapest single machine that holds the requirement."""
+    return cheapest_setup(required_bytes, gpus)
+
+
+def tensor_parallel_fits(arch: Architecture, size: int) -> bool:
+    """Whether `size` GPUs can split the attention heads evenly (vLLM and SGLang require it).
+
+    Query heads must divide by the size; KV heads must divide by it or, when fewer, divide it
+    (each GPU then keeps a copy of a KV head).
+    """
+    attention = arch.attention
+    if attention.heads % size:
+        return False
+    kv = attention.kv_heads
+    if attention.kind == "gqa" and kv % size and size % kv:
+        return False
+    linear = arch.linear_attention
+    return linear is None or (linear.key_heads % size == 0 and linear.value_heads % size == 0)
+
+
+def parallel_sizes(arch: Architecture, setup: Setup) -> tuple[int, int]:
+    """(tensor-parallel, pipeline-parallel) sizes: tensor parallel inside a machine, as wide as the
+    heads allow; pipeline stages for the rest (across machines, or where the heads do not split)."""
+    tensor = max(size for size in range(1, setup.count + 1) if setup.count % size == 0 and tensor_parallel_fits(arch, size))
+    return tensor, setup.total_gpus // tensor

@@ -1,0 +1,46 @@
+"""Launch commands for a model on a setup: vLLM, SGLang and llama.cpp. Pure string building.
+
+The published checkpoint's quantization (FP8 blocks, MXFP4) is read by vLLM and SGLang from its
+config.json, so the native setup needs no quantization flag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.plans import Setup, parallel_sizes
+from generator.records import Model
+
+# NOTE: llama.cpp's selective MoE offload (seed 000, step 5): attention on the GPU, the expert
+# tensors (ffn_*_exps) in system RAM.
+EXPERTS_ON_CPU = r'--override-tensor "\.ffn_.*_exps\.=CPU"'
+LLAMA_CPP_CONTEXT = 32_768
+
+
+@dataclass(frozen=True)
+class LaunchCommands:
+    tensor_parallel: int
+    pipeline_parallel: int
+    vllm: str
+    sglang: str
+    llama_cpp: str
+    llama_cpp_offload: str | None  # MoE models only
+
+
+def launch_commands(model: Model, setup: Setup, context: int) -> LaunchCommands:
+    tensor, pipeline = parallel_sizes(model.architecture, setup)
+    vllm = f"vllm serve {model.id} \\\n  --tensor-parallel-size {tensor}"
+    if pipeline > 1:
+        vllm += f" \\\n  --pipeline-parallel-size {pipeline}"
+    vllm += f" \\\n  --max-model-len {context}"
+    sglang = f"python -m sglang.launch_server \\\n  --model-path {model.id} \\\n  --tp {tensor * pipeline}"
+    if setup.machines > 1:
+        sglang += f" \\\n  --nnodes {setup.machines} --node-rank 0 --dist-init-addr HEAD_NODE_IP:5000"
+    sglang += f" \\\n  --context-length {context}"
+    gguf = f"{model.slug}-Q4_K_M.gguf"
+    llama_context = min(context, LLAMA_CPP_CONTEXT)
+    llama = f"llama-server \\\n  -m {gguf} \\\n  --n-gpu-layers 99 \\\n  --ctx-size {llama_context}"
+    offload = None
+    if model.architecture.moe is not None:
+        offload = f"llama-server \\\n  -m {gguf} \\\n  --n-gpu-layers 99 \\\n  {EXPERTS_ON_CPU} \\\n  --ctx-size {llama_context}"
+    return LaunchCommands(tensor, pipeline, vllm, sglang, llama, offload)

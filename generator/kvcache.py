@@ -1,0 +1,72 @@
+"""KV cache from the kind of every layer: bytes per token, per window, per sequence. Pure math."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.records import Architecture
+
+
+@dataclass(frozen=True)
+class KvCache:
+    """What one sequence keeps in memory besides the weights, at one KV precision."""
+
+    bytes_per_token: int  # layers that attend to the whole context: grows with every token
+    window_bytes_per_token: int  # sliding-window (or chunked) layers: grows up to their window
+    window_tokens: int
+    state_bytes: int  # linear-attention layers: a fixed state per sequence
+
+    def sequence_bytes(self, tokens: int) -> int:
+        windowed = self.window_bytes_per_token * min(tokens, self.window_tokens)
+        return self.bytes_per_token * tokens + windowed + self.state_bytes
+
+    def bytes(self, tokens: int, sequences: int) -> int:
+        return sequences * self.sequence_bytes(tokens)
+
+
+def _per_layer_elements(arch: Architecture) -> int:
+    attention = arch.attention
+    if attention.kind == "mla":
+        # NOTE: MLA caches one compressed latent (kv_lora_rank) plus the shared rope key
+        # (qk_rope_head_dim) per token and layer: no factor 2 for K and V, no per-head copies.
+        elements = attention.kv_lora_rank + attention.qk_rope_head_dim
+        # DeepSeek sparse attention also caches one indexer key per token and layer.
+        return elements + (attention.indexer_head_dim or 0)
+    # GQA / MHA: a key and a value of head_dim for every KV head.
+    return 2 * attention.kv_heads * attention.head_dim
+
+
+def kv_cache(arch: Architecture, bits: int = 16) -> KvCache:
+    linear = arch.linear_attention
+    attention_layers = arch.layers - (linear.layers if linear else 0)
+    windowed = arch.attention.sliding_window_layers
+    per_layer = _per_layer_elements(arch) * bits // 8
+    state = 0
+    if linear:
+        # NOTE: a delta-rule layer keeps a key_dim × value_dim matrix per value head, plus the
+        # last (conv_kernel - 1) inputs of its short convolution over q, k and v.
+        key_dim = linear.key_heads * linear.key_head_dim
+        value_dim = linear.value_heads * linear.value_head_dim
+        matrix = linear.value_heads * linear.key_head_dim * linear.value_head_dim
+        conv = (linear.conv_kernel - 1) * (2 * key_dim + value_dim)
+        state = linear.layers * (matrix + conv) * bits // 8
+    return KvCache(
+        bytes_per_token=(attention_layers - windowed) * per_layer,
+        window_bytes_per_token=windowed * per_layer,
+        window_tokens=arch.attention.sliding_window or 0,
+        state_bytes=state,
+    )
+
+
+def tokens_that_fit(cache: KvCache, room_bytes: int) -> int:
+    """Tokens of KV cache that `room_bytes` holds, after one sequence's fixed state.
+
+    Each token is counted at its cost inside every window (a conservative count for long
+    sequences, whose window layers stop growing).
+    """
+    per_token = cache.bytes_per_token + cache.window_bytes_per_token
+    return max(0, room_bytes - cache.state_bytes) // per_token if per_token else 0
+
+
+def sequences_that_fit(cache: KvCache, room_bytes: int, tokens: int) -> int:
+    return max(room_bytes, 0) // cache.sequence_bytes(tokens)

@@ -1,0 +1,68 @@
+"""Upper bounds on decode speed from memory bandwidth, and what a token then costs. Pure math.
+
+Decoding one token reads every active weight and the sequence's KV cache once, so a sequence
+cannot decode faster than bandwidth / bytes read per token (seed 000, step 5: "generation is
+bound by memory bandwidth, not FLOPs").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from generator.kvcache import KvCache
+from generator.records import Model
+
+# NOTE: seed 000, step 5: system RAM reached over PCIe gives ~30 to 60 GB/s, NVMe ~3 to 14 GB/s.
+OFFLOAD_BANDWIDTHS = {
+    "ram": (30 * 10**9, 60 * 10**9),
+    "nvme": (3 * 10**9, 14 * 10**9),
+}
+# Weights that a generated token does not read: one embedding row is negligible, the vision
+# tower runs on images only, and multi-token-prediction layers serve speculative decoding.
+NOT_READ = ("embeddings", "vision", "extra_layers")
+
+
+@dataclass(frozen=True)
+class TokenRead:
+    """Bytes one generated token reads."""
+
+    resident_bytes: int  # weights on the GPUs: attention, dense and shared layers, head...
+    expert_bytes: int  # the routed experts the router picks (what offloading moves off the GPU)
+    kv_bytes: int
+
+    @property
+    def weights_bytes(self) -> int:
+        return self.resident_bytes + self.expert_bytes
+
+    @property
+    def total(self) -> int:
+        return self.weights_bytes + self.kv_bytes
+
+
+def token_read(model: Model, weight_bytes: dict[str, int], cache: KvCache, context: int) -> TokenRead:
+    moe = model.architecture.moe
+    active = Fraction(moe.experts_per_token, moe.experts) if moe else Fraction(0)
+    resident = sum(v for k, v in weight_bytes.items() if k not in NOT_READ and k != "routed_experts")
+    return TokenRead(
+        resident_bytes=resident,
+        expert_bytes=round(weight_bytes["routed_experts"] * active),
+        kv_bytes=cache.sequence_bytes(context),
+    )
+
+
+def decode_tokens_per_second(read: TokenRead, bandwidth: int) -> float:
+    """One sequence, everything on GPUs whose combined bandwidth is `bandwidth` bytes/s."""
+    return bandwidth / read.total
+
+
+def offloaded_tokens_per_second(read: TokenRead, gpu_bandwidth: int, link_bandwidth: int) -> float:
+    """One sequence with the routed experts in system RAM or on NVMe, read over `link_bandwidth`."""
+    seconds = read.expert_bytes / link_bandwidth + (read.resident_bytes + read.kv_bytes) / gpu_bandwidth
+    return 1 / seconds
+
+
+def price_per_million_tokens(price_per_hour: Decimal, tokens_per_second: float) -> Decimal:
+    tokens_per_hour = Decimal(str(tokens_per_second)) * 3600
+    return (price_per_hour * 10**6 / tokens_per_hour).quantize(Decimal("0.01"))
