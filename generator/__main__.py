@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from generator.catalog import CatalogError, load_catalog
 from generator.render import BABEL_LOCALES
+from generator.report import PRECISIONS, size_report
+from generator.report_output import report_json, report_text
 from generator.site import BuildError, build_site
 
 DESCRIPTION = """\
@@ -16,6 +19,7 @@ VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese
   build   validate content/ and write the site (default: site/); the previous site is replaced
           only when the whole build succeeded
   check   validate content/ only; one line per problem, exit code 2 if there is any
+  size    the sizing engine for one model: weights by component, KV cache, setup, speed
 """
 
 
@@ -30,7 +34,32 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--base-url", help="absolute URL the site is served from, overriding site.yaml's base_url")
     check = commands.add_parser("check", help="validate the catalog only")
     check.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
+    size = commands.add_parser(
+        "size",
+        help="size one model from its architecture",
+        description="Size one model: weights by component at a precision, KV cache at a context and "
+        "batch, the headline rule, fine-tuning, the cheapest setup that holds weights + KV cache "
+        "after 10%% runtime overhead, and an upper bound on decode speed. Bytes are exact; GB = 10^9 bytes.",
+    )
+    size.add_argument("model", metavar="MODEL", help="catalog id (moonshotai/Kimi-K3) or slug (kimi-k3)")
+    size.add_argument("--precision", choices=list(PRECISIONS), default="native",
+                      help="weights at 16 bits, 8 bits (FP8), 4 bits, or as published (default: native)")
+    size.add_argument("--context", type=_positive, metavar="TOKENS",
+                      help="tokens of context per sequence (default: the model's context window)")
+    size.add_argument("--batch", type=_positive, default=1, metavar="N", help="concurrent sequences (default: 1)")
+    size.add_argument("--json", action="store_true", help="print one JSON object with byte counts")
+    size.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
     return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})")
+    return value
 
 
 def _load(content: Path):
@@ -57,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check":
         print(f"{args.content}: {len(catalog.models)} models, {len(catalog.gpus)} GPUs, no problems.")
         return 0
+    if args.command == "size":
+        return _size(catalog, args)
     if args.base_url:
         from dataclasses import replace
 
@@ -74,6 +105,21 @@ def main(argv: list[str] | None = None) -> int:
     pages = len(catalog.models) + len(catalog.gpus) + 3
     print(f"Built {pages} pages × {len(catalog.site.languages)} languages into {args.out}/ "
           f"(open {args.out}/index.html, or run: python -m http.server -d {args.out})")
+    return 0
+
+
+def _size(catalog, args) -> int:
+    wanted = args.model.lower()
+    model = next((m for m in catalog.models if wanted in (m.id.lower(), m.slug)), None)
+    if model is None:
+        print(f"size: no model {args.model!r} in {args.content} (ids and slugs: "
+              f"{', '.join(sorted(m.slug for m in catalog.models))})", file=sys.stderr)
+        return 2
+    if model.architecture is None:
+        print(f"size: {model.slug} has no architecture in {args.content}; add one to size it", file=sys.stderr)
+        return 2
+    report = size_report(model, catalog.gpus, args.precision, args.context, args.batch)
+    print(json.dumps(report_json(report), indent=2) if args.json else report_text(report))
     return 0
 
 

@@ -1,0 +1,80 @@
+"""The `size` command's answer for one model, precision, context and batch. Pure numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.formats import FormatSize, format_table
+from generator.kvcache import kv_cache
+from generator.plans import RUNTIME_OVERHEAD, Setup, cheapest_setup
+from generator.records import Gpu, Model
+from generator.sizing import SERVING_OVERHEAD, headline_sizing, serving_bytes
+from generator.speed import token_read
+
+# `--precision` values and the formats-table row each one reads.
+PRECISIONS = {"16": "bf16", "8": "fp8", "4": "4bit", "native": "native"}
+
+
+@dataclass(frozen=True)
+class SizeReport:
+    model: Model
+    precision: str
+    weights: FormatSize
+    kv_bytes_per_token: int  # layers that see the whole context, 16-bit KV
+    kv_window_bytes_per_token: int
+    kv_window_tokens: int
+    kv_state_bytes_per_sequence: int
+    context: int
+    batch: int
+    kv_bytes: int
+    serving_bytes: int  # the headline rule
+    qlora_bytes: int
+    lora_bytes: int
+    full_fine_tuning_bytes: int
+    required_bytes: int  # weights + KV cache, what the setup must hold after the runtime overhead
+    smallest_setup: Setup | None
+    decode_tokens_per_second: float | None  # per sequence, upper bound
+    decode_tokens_per_second_total: float | None  # all `batch` sequences together
+
+
+def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: int | None, batch: int) -> SizeReport:
+    context = context or model.context_window or 32_768
+    weights = next(row for row in format_table(model) if row.key == PRECISIONS[precision])
+    cache = kv_cache(model.architecture, 16)
+    kv_bytes = cache.bytes(context, batch)
+    headline = headline_sizing(model.params)
+    if precision == "native":
+        serving = round(weights.bytes * SERVING_OVERHEAD)
+    else:
+        serving = serving_bytes(model.params, int(precision))
+    required = weights.bytes + kv_bytes
+    setup = cheapest_setup(required, gpus, 1 - RUNTIME_OVERHEAD, multi_node=True)
+    per_sequence = total = None
+    if setup is not None and setup.bandwidth_per_machine is not None:
+        read = token_read(model, weights.by_component, cache, context)
+        # NOTE: one decoding step reads the active weights once for the whole batch and every
+        # sequence's own KV cache (an upper bound: the experts of a batch overlap only partly).
+        step_bytes = read.weights_bytes + batch * read.kv_bytes
+        per_sequence = setup.bandwidth_per_machine / step_bytes
+        total = per_sequence * batch
+    return SizeReport(
+        model=model,
+        precision=precision,
+        weights=weights,
+        kv_bytes_per_token=cache.bytes_per_token,
+        kv_window_bytes_per_token=cache.window_bytes_per_token,
+        kv_window_tokens=cache.window_tokens,
+        kv_state_bytes_per_sequence=cache.state_bytes,
+        context=context,
+        batch=batch,
+        kv_bytes=kv_bytes,
+        serving_bytes=serving,
+        qlora_bytes=headline.qlora_bytes,
+        lora_bytes=headline.lora_bytes,
+        full_fine_tuning_bytes=headline.full_fine_tuning_bytes,
+        required_bytes=required,
+        smallest_setup=setup,
+        decode_tokens_per_second=per_sequence,
+        decode_tokens_per_second_total=total,
+    )
+

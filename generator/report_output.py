@@ -1,0 +1,89 @@
+"""The `size` command's output: one JSON object of byte counts, or a table for a terminal."""
+
+from __future__ import annotations
+
+from generator.report import SizeReport
+
+
+def _setup_json(report: SizeReport) -> dict | None:
+    setup = report.smallest_setup
+    if setup is None:
+        return None
+    return {
+        "gpu": setup.gpu.slug,
+        "count": setup.total_gpus,
+        "gpus_per_machine": setup.count,
+        "machines": setup.machines,
+        "memory_bytes": setup.memory_bytes,
+        "price_per_hour": float(setup.price_per_hour),
+    }
+
+
+def report_json(report: SizeReport) -> dict:
+    model = report.model
+    return {
+        "model": model.id,
+        "slug": model.slug,
+        "params": model.params,
+        "precision": report.precision,
+        "weights_bytes": report.weights.bytes,
+        "weights_by_component": report.weights.by_component,
+        "kv_bytes_per_token": report.kv_bytes_per_token,
+        "kv_window_bytes_per_token": report.kv_window_bytes_per_token,
+        "kv_window_tokens": report.kv_window_tokens,
+        "kv_state_bytes_per_sequence": report.kv_state_bytes_per_sequence,
+        "context": report.context,
+        "batch": report.batch,
+        "kv_bytes": report.kv_bytes,
+        "serving_bytes": report.serving_bytes,
+        "fine_tuning_bytes": {
+            "qlora": report.qlora_bytes,
+            "lora": report.lora_bytes,
+            "full": report.full_fine_tuning_bytes,
+        },
+        "required_bytes": report.required_bytes,
+        "smallest_setup": _setup_json(report),
+        "decode_tokens_per_second": report.decode_tokens_per_second,
+        "decode_tokens_per_second_total": report.decode_tokens_per_second_total,
+    }
+
+
+def _gb(byte_count: int) -> str:
+    return f"{byte_count / 10**9:,.2f} GB"
+
+
+def report_text(report: SizeReport) -> str:
+    model = report.model
+    lines = [
+        f"{model.name} ({model.id}): {model.params:,} parameters",
+        f"precision {report.precision}, context {report.context:,} tokens, batch {report.batch}",
+        "",
+        f"  weights                 {_gb(report.weights.bytes):>14}",
+    ]
+    lines += [f"    {name:<21} {_gb(value):>14}" for name, value in report.weights.by_component.items() if value]
+    kv_detail = f"{report.kv_bytes_per_token:,} B/token"
+    if report.kv_window_tokens:
+        kv_detail += f" + {report.kv_window_bytes_per_token:,} B/token up to {report.kv_window_tokens:,} tokens"
+    if report.kv_state_bytes_per_sequence:
+        kv_detail += f" + {_gb(report.kv_state_bytes_per_sequence)} state/sequence"
+    lines += [
+        f"  KV cache (16-bit)       {_gb(report.kv_bytes):>14}   {kv_detail}",
+        f"  weights + KV cache      {_gb(report.required_bytes):>14}",
+        f"  headline rule (+20 %)   {_gb(report.serving_bytes):>14}",
+        f"  QLoRA / LoRA / full     {_gb(report.qlora_bytes)} / {_gb(report.lora_bytes)} / {_gb(report.full_fine_tuning_bytes)}",
+    ]
+    setup = report.smallest_setup
+    if setup is None:
+        lines.append("  smallest setup          none: no GPU in the catalog has a price")
+    else:
+        machines = "one machine" if setup.machines == 1 else f"{setup.machines} machines"
+        lines.append(
+            f"  smallest setup          {setup.count} × {setup.gpu.name} ({machines}), "
+            f"{_gb(setup.memory_bytes)}, ${setup.price_per_hour:,.2f}/hour (10 % kept for the runtime)"
+        )
+    if report.decode_tokens_per_second is not None:
+        lines.append(
+            f"  decode (upper bound)    {report.decode_tokens_per_second:,.1f} tokens/s per sequence, "
+            f"{report.decode_tokens_per_second_total:,.1f} in all"
+        )
+    return "\n".join(lines)
