@@ -11,6 +11,8 @@ from fractions import Fraction
 from urllib.parse import quote
 
 from generator import paths
+from generator.commands import LaunchCommands, launch_commands
+from generator.deployment import DetailedSizing, detailed_sizing
 from generator.plans import Setup, gpus_needed, smallest_setup
 from generator.records import Catalog, Gpu, Model, Site, Source
 from generator.sizing import SERVING_BITS, SERVING_OVERHEAD, headline_sizing
@@ -41,6 +43,9 @@ class ModelPage:
     single_gpu: Requirement | None  # the highest precision that one GPU holds, if any
     deploy_url: str
     sources: tuple[SourcedFact, ...]
+    detail: DetailedSizing | None  # None: the catalog has no architecture for this model
+    commands: LaunchCommands | None
+    computed_params: int | None  # the architecture's total, to compare with the published count
 
     def serving_at(self, bits: int) -> Requirement:
         return next(r for r in self.serving if r.key == str(bits))
@@ -102,6 +107,8 @@ MODEL_FACTS = (
     "precision",
     "license",
     "release_date",
+    "api_price",
+    "architecture",
 )
 
 
@@ -118,6 +125,10 @@ def model_page(model: Model, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
         _requirement("full", sizing.full_fine_tuning_bytes, gpus),
     )
     single_gpu = next((r for r in serving if r.setup is not None and r.setup.count == 1), None)
+    detail = detailed_sizing(model, gpus) if model.architecture else None
+    commands = None
+    if detail is not None and detail.capacity is not None:
+        commands = launch_commands(model, detail.capacity.setup, detail.context)
     return ModelPage(
         path=paths.model_page(model.slug),
         model=model,
@@ -127,6 +138,9 @@ def model_page(model: Model, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
         single_gpu=single_gpu,
         deploy_url=site.console_url.replace("{id}", quote(model.id, safe="/")),
         sources=tuple(SourcedFact(k, model.sources[k]) for k in MODEL_FACTS if k in model.sources),
+        detail=detail,
+        commands=commands,
+        computed_params=sum(detail.params_by_component.values()) if detail else None,
     )
 
 

@@ -68,6 +68,11 @@ def external_link(text: str, url: str) -> Markdown:
 _URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
 
 
+def code_block(command: str) -> Markdown:
+    """A command for a fenced code block: shown verbatim (built from validated ids and numbers)."""
+    return Markdown(command.replace("```", ""))
+
+
 def _finalize(value: object) -> object:
     return as_markdown(value)
 
@@ -111,6 +116,9 @@ class Renderer:
             money=self.money,
             percent=self.percent,
             params_short=self.params_short,
+            gb_fine=self.gigabytes_fine,
+            rate=self.rate,
+            code=code_block,
         )
         self.env = env
 
@@ -134,6 +142,17 @@ class Renderer:
     def gigabytes(self, byte_count: int) -> str:
         whole = (Decimal(byte_count) / 10**9).quantize(Decimal(1), rounding=ROUND_HALF_UP)
         return format_decimal(whole, locale=self.locale)
+
+    def gigabytes_fine(self, byte_count: int) -> str:
+        """GB with the decimals a small figure needs: 0.23, 4.84, 29.2, 1,561."""
+        gigabytes = Decimal(byte_count) / 10**9
+        pattern = "#,##0.##" if abs(gigabytes) < 10 else "#,##0.#" if abs(gigabytes) < 100 else "#,##0"
+        return format_decimal(gigabytes, format=pattern, locale=self.locale)
+
+    def rate(self, per_second: float) -> str:
+        """Tokens per second: one decimal below 10 (0.5, 2.2), whole numbers above."""
+        pattern = "#,##0.#" if per_second < 10 else "#,##0"
+        return format_decimal(Decimal(str(per_second)), format=pattern, locale=self.locale)
 
     def money(self, amount: Decimal) -> str:
         return format_currency(amount, self.site.currency, locale=self.locale)
