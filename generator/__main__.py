@@ -7,10 +7,13 @@ import json
 import sys
 from pathlib import Path
 
+from generator.add_model import add_model
 from generator.catalog import CatalogError, load_catalog
+from generator.checkpoint import CheckpointError
 from generator.render import BABEL_LOCALES
 from generator.report import PRECISIONS, size_report
 from generator.report_output import report_json, report_text
+from generator.schema import REPO_ID
 from generator.site import BuildError, build_site
 
 DESCRIPTION = """\
@@ -20,6 +23,8 @@ VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese
           only when the whole build succeeded
   check   validate content/ only; one line per problem, exit code 2 if there is any
   size    the sizing engine for one model: weights by component, KV cache, setup, speed
+  add-model
+          write content/models/<slug>.yaml from a Hugging Face checkpoint folder's small files
 """
 
 
@@ -49,6 +54,18 @@ def _parser() -> argparse.ArgumentParser:
     size.add_argument("--batch", type=_positive, default=1, metavar="N", help="concurrent sequences (default: 1)")
     size.add_argument("--json", action="store_true", help="print one JSON object with byte counts")
     size.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
+    add = commands.add_parser(
+        "add-model",
+        help="add a model from a checkpoint folder",
+        description="Read a Hugging Face checkpoint folder's config.json, model.safetensors.index.json, "
+        "the JSON headers of its .safetensors files (never the tensors), generation_config.json and "
+        "README.md front matter, and write content/models/<slug>.yaml. Facts it cannot read are "
+        "written as TODO; `check` lists them until they are filled in.",
+    )
+    add.add_argument("path", metavar="PATH", type=Path, help="the checkpoint folder")
+    add.add_argument("--id", dest="repo_id", metavar="ORG/NAME", help="the Hugging Face repo id (default: _name_or_path)")
+    add.add_argument("--force", action="store_true", help="overwrite an existing model file")
+    add.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
     return parser
 
 
@@ -75,6 +92,8 @@ def _load(content: Path):
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "add-model":
+        return _add_model(args)
     catalog = _load(args.content)
     if catalog is None:
         return 2
@@ -105,6 +124,22 @@ def main(argv: list[str] | None = None) -> int:
     pages = len(catalog.models) + len(catalog.gpus) + 3
     print(f"Built {pages} pages × {len(catalog.site.languages)} languages into {args.out}/ "
           f"(open {args.out}/index.html, or run: python -m http.server -d {args.out})")
+    return 0
+
+
+def _add_model(args) -> int:
+    if args.repo_id and not REPO_ID.fullmatch(args.repo_id):
+        print(f"--id: must be a Hugging Face repo id like org/Name (got {args.repo_id!r})", file=sys.stderr)
+        return 2
+    try:
+        path, todos = add_model(args.path, args.content, args.repo_id, args.force)
+    except CheckpointError as error:
+        print(f"add-model: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {path}")
+    if todos:
+        print(f"{len(todos)} to-do{'s' if len(todos) != 1 else ''}: {', '.join(todos)}")
+        print(f"fill them in (a value and its source), then run: python -m generator check --content {args.content}")
     return 0
 
 

@@ -146,6 +146,12 @@ SITE_FIELDS = {
 
 
 def _model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
+    todos = schema.todo_paths(file.data)
+    for todo in todos:
+        message = "to-do left by add-model (fill in a value and its source, or delete an optional field)"
+        problems.add(file, todo, todo or "(document)", message)
+    if todos:
+        return None
     record = read_record(file, file.data, "", MODEL_FIELDS, problems)
     if record is None:
         return None

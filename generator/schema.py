@@ -18,6 +18,19 @@ from generator.records import Source
 from generator.yamlfile import YamlFile
 
 
+# What add-model writes where it could not determine a fact; `check` reports every one.
+TODO = "TODO"
+
+
+def todo_paths(data: object, path: str = "") -> list[str]:
+    """Key paths (a.b.c) whose value is still TODO."""
+    if data == TODO:
+        return [path]
+    if isinstance(data, dict):
+        return [todo for key, value in data.items() for todo in todo_paths(value, f"{path}.{key}".lstrip("."))]
+    return []
+
+
 # Value checkers return the converted value or raise ValueError("what is wrong (expected)")
 
 
@@ -116,12 +129,12 @@ def console_url(value: Any) -> str:
     return text
 
 
-_REPO_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*")
+REPO_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 def repo_id(value: Any) -> str:
     text = plain_text(value)
-    if not _REPO_ID.fullmatch(text) or ".." in text:
+    if not REPO_ID.fullmatch(text) or ".." in text:
         raise ValueError(f"must be a Hugging Face repo id like org/Name (got {text!r})")
     return text
 

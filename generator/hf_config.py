@@ -1,0 +1,229 @@
+"""Turn a Hugging Face checkpoint (config.json and tensor names) into a catalog model record.
+
+Pure: dicts in, the YAML-ready mapping out. Whatever cannot be determined is written as TODO,
+which `check` reports until somebody fills it in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.checkpoint import Checkpoint, parameter_count
+from generator.paths import slugify
+from generator.schema import TODO
+
+# Attention and MoE layouts by model_type (transformers' names).
+MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}
+QK_NORM_TYPES = {"qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"}
+QKV_BIAS_TYPES = {"qwen2", "qwen2_moe"}
+SUPPORTED = {
+    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v3",
+    "kimi_k2", "gpt_oss", "gemma3", "gemma3_text",
+}
+
+
+def _text_config(config: dict) -> dict:
+    """Multimodal checkpoints keep the language model's settings under text_config."""
+    text = config.get("text_config")
+    return {**config, **text} if isinstance(text, dict) else config
+
+
+def _sliding_layers(text: dict, layers: int) -> tuple[int | None, int]:
+    window = text.get("sliding_window")
+    if not window or text.get("use_sliding_window") is False:
+        return None, 0
+    layer_types = text.get("layer_types")
+    if isinstance(layer_types, list):
+        return window, sum(1 for kind in layer_types if kind == "sliding_attention")
+    pattern = text.get("sliding_window_pattern")
+    if pattern:  # Gemma 3: every pattern-th layer is global, the others local
+        return window, layers - layers // pattern
+    return window, layers  # Mistral: every layer
+
+
+def _attention(model_type: str, text: dict, layers: int) -> dict:
+    heads = text["num_attention_heads"]
+    if model_type in MLA_TYPES:
+        attention = {"kind": "mla", "heads": heads}
+        if text.get("q_lora_rank"):
+            attention["q_lora_rank"] = text["q_lora_rank"]
+        for key in ("kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
+            attention[key] = text[key]
+        if text.get("index_n_heads"):
+            attention["indexer_heads"] = text["index_n_heads"]
+            attention["indexer_head_dim"] = text["index_head_dim"]
+        return attention
+    attention = {
+        "kind": "gqa",
+        "heads": heads,
+        "kv_heads": text.get("num_key_value_heads") or heads,
+        "head_dim": text.get("head_dim") or text["hidden_size"] // heads,
+    }
+    if model_type in QKV_BIAS_TYPES or text.get("attention_bias"):
+        attention["qkv_bias"] = True
+    if model_type == "gpt_oss":
+        attention.update(output_bias=True, sinks=True)
+    if model_type in QK_NORM_TYPES or text.get("use_qk_norm"):
+        attention["qk_norm"] = "head"
+    if model_type == "qwen3_next":
+        attention["output_gate"] = True
+    window, windowed = _sliding_layers(text, layers)
+    if window:
+        attention.update(sliding_window=window, sliding_window_layers=windowed)
+    return attention
+
+
+def _moe(model_type: str, text: dict) -> tuple[dict | None, int | None, int | None]:
+    """(moe block, experts, experts per token) or (None, None, None) for a dense model."""
+    experts = text.get("n_routed_experts") or text.get("num_experts") or text.get("num_local_experts")
+    if not experts:
+        return None, None, None
+    moe: dict[str, Any] = {
+        "expert_intermediate_size": text.get("moe_intermediate_size") or text["intermediate_size"],
+    }
+    shared = text.get("n_shared_experts") or (1 if text.get("shared_expert_intermediate_size") else 0)
+    if shared:
+        moe["shared_experts"] = shared
+        if text.get("shared_expert_intermediate_size"):
+            moe["shared_expert_intermediate_size"] = text["shared_expert_intermediate_size"]
+    if model_type == "qwen3_next":
+        moe["shared_expert_gate"] = True
+    if text.get("topk_method") == "noaux_tc" or model_type == "gpt_oss":
+        moe["router_bias"] = True
+    if model_type == "gpt_oss":
+        moe["expert_bias"] = True
+    return moe, experts, text.get("num_experts_per_tok")
+
+
+def _formats(config: dict) -> tuple[dict, str | None]:
+    """The checkpoint's format per component, and a short name for its precision."""
+    quant = config.get("quantization_config") or {}
+    method = quant.get("quant_method")
+    matrices = ("attention", "dense_mlp", "routed_experts", "shared_experts", "extra_layers")
+    if method == "fp8" and quant.get("weight_block_size") == [128, 128]:
+        return dict.fromkeys(matrices, "fp8_block128"), "FP8"
+    if method == "mxfp4":
+        return {"routed_experts": "mxfp4"}, "MXFP4 (experts) + BF16"
+    if method:
+        return {}, None  # a format the engine does not know: the precision stays a to-do
+    dtype = str(config.get("torch_dtype") or config.get("dtype") or "bfloat16")
+    return {}, {"bfloat16": "BF16", "float16": "FP16", "float32": "FP32"}.get(dtype)
+
+
+def _extra_layers(model_type: str, text: dict, names: tuple[str, ...], layers: int) -> dict:
+    extra = text.get("num_nextn_predict_layers") or 0
+    if not extra and any(name.startswith("mtp.") for name in names):
+        extra = 1  # Qwen3-Next ships its multi-token-prediction block under mtp.*
+    result = {"extra_layers": extra} if extra else {}
+    if extra and f"model.layers.{layers}.embed_tokens.weight" in names:
+        result["extra_layers_embeddings"] = True  # DeepSeek-V3 stores a copy in the MTP layer
+    return result
+
+
+def _vision(config: dict) -> dict | None:
+    vision = config.get("vision_config")
+    if not isinstance(vision, dict) or not vision.get("num_hidden_layers"):
+        return None
+    return {
+        "layers": vision["num_hidden_layers"],
+        "hidden_size": vision["hidden_size"],
+        "intermediate_size": vision["intermediate_size"],
+        "patch_size": vision.get("patch_size", 14),
+    }
+
+
+def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
+    config = checkpoint.config
+    text = _text_config(config)
+    model_type = str(text.get("model_type") or config.get("model_type"))
+    layers = text["num_hidden_layers"]
+    arch: dict[str, Any] = {
+        "source": config_url,
+        "note": f"Written by add-model from config.json (model_type {model_type}).",
+        "layers": layers,
+        "hidden_size": text["hidden_size"],
+        "vocab_size": text["vocab_size"],
+        "tied_embeddings": bool(text.get("tie_word_embeddings", model_type.startswith("gemma"))),
+    }
+    moe, _, _ = _moe(model_type, text)
+    dense_layers = text.get("first_k_dense_replace")
+    if moe is None or dense_layers:
+        arch["intermediate_size"] = text["intermediate_size"]
+    if moe is not None and dense_layers:
+        arch["dense_layers"] = dense_layers
+    if model_type.startswith("gemma3"):
+        arch["norms_per_layer"] = 4
+    arch["attention"] = _attention(model_type, text, layers)
+    if model_type == "qwen3_next":
+        interval = text.get("full_attention_interval", 4)
+        arch["linear_attention"] = {
+            "kind": "gated_deltanet",
+            "layers": layers - layers // interval,
+            "key_heads": text["linear_num_key_heads"],
+            "value_heads": text["linear_num_value_heads"],
+            "key_head_dim": text["linear_key_head_dim"],
+            "value_head_dim": text["linear_value_head_dim"],
+            "conv_kernel": text["linear_conv_kernel_dim"],
+        }
+    if moe is not None:
+        arch["moe"] = moe
+    arch.update(_extra_layers(model_type, text, checkpoint.tensor_names, layers))
+    vision = _vision(config)
+    if vision:
+        arch["vision"] = vision
+    formats, _ = _formats(config)
+    if formats:
+        arch["formats"] = formats
+    return arch
+
+
+def _fact(value: Any, source: str, note: str | None = None) -> dict:
+    fact = {"value": value, "source": source}
+    if note:
+        fact["note"] = note
+    return fact
+
+
+def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
+    """The catalog record for `checkpoint`, with TODO where a fact could not be read."""
+    config = checkpoint.config
+    text = _text_config(config)
+    repo_id = repo_id or (config.get("_name_or_path") if "/" in str(config.get("_name_or_path", "")) else None)
+    name = repo_id.split("/")[1] if repo_id else checkpoint.folder.name
+    hub = f"https://huggingface.co/{repo_id}" if repo_id else None
+    config_url = f"{hub}/blob/main/config.json" if hub else TODO
+    record: dict[str, Any] = {"id": repo_id or TODO, "name": name, "weights": hub or TODO}
+    if checkpoint.tensors:
+        record["params"] = _fact(
+            parameter_count(checkpoint.tensors),
+            f"{hub}/tree/main" if hub else TODO,
+            "Sum of the tensor shapes in the safetensors headers (packed 4-bit values counted "
+            "twice, scales left out), read by add-model.",
+        )
+    else:
+        record["params"] = _fact(TODO, TODO, "No .safetensors files were given: fill in the published count.")
+    model_type = str(text.get("model_type") or config.get("model_type"))
+    moe, experts, per_token = _moe(model_type, text)
+    if moe is not None:
+        record["active_params"] = _fact(TODO, TODO, "The published count of parameters used per token.")
+        record["experts"] = _fact(experts, config_url)
+        record["experts_per_token"] = _fact(per_token or TODO, config_url)
+    if text.get("max_position_embeddings"):
+        record["context_window"] = _fact(text["max_position_embeddings"], config_url)
+    _, precision = _formats(config)
+    record["precision"] = _fact(precision or TODO, config_url if precision else TODO)
+    license_name = checkpoint.readme_front_matter.get("license")
+    if license_name:
+        record["license"] = _fact(str(license_name), f"{hub}/blob/main/README.md" if hub else TODO)
+    else:
+        record["license"] = _fact(TODO, TODO)
+    record["release_date"] = _fact(TODO, TODO, "The date the weights were published.")
+    if model_type in SUPPORTED:
+        record["architecture"] = architecture(checkpoint, config_url)
+    else:
+        record["architecture"] = TODO
+    return record
+
+
+def record_slug(record: dict) -> str:
+    return slugify(record["name"])
