@@ -149,8 +149,11 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Callable[[str], None] 
     """Build the whole site into `out_dir`, atomically."""
     out_dir = out_dir.absolute()
     _check_out_dir(out_dir)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.building-", dir=out_dir.parent))
+    except OSError as error:
+        raise BuildError(f"{out_dir}: cannot create the output folder ({error.strerror or error})") from None
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     os.environ["SOURCE_DATE_EPOCH"] = _source_date_epoch(catalog)
     try:
