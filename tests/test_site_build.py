@@ -156,3 +156,13 @@ def test_out_folder_that_is_not_a_site_is_never_replaced(tmp_path):
     assert result.returncode == 1
     assert "is not a site built by this tool" in result.stderr
     assert (precious / "thesis.txt").read_text() == "years of work"
+
+
+def test_an_output_path_that_cannot_be_created_gives_one_line(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    result = build(blocker / "site")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[0].startswith("error: ")
+    assert blocker.read_text() == "not a folder"

@@ -1,0 +1,196 @@
+"""add-model: from a checkpoint folder's small files to a catalog entry, a page, in both languages."""
+
+import json
+import struct
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.__main__ import main
+from generator.catalog import CatalogError, load_catalog
+from generator.checkpoint import CheckpointError, parameter_count, read_checkpoint, read_safetensors_header
+from generator.paths import slugify
+from generator.weights import params_by_component
+from tests import hf_configs
+
+DTYPE_BYTES = {"BF16": 2, "F32": 4, "U8": 1, "F8_E4M3": 1}
+
+
+def write_safetensors(path: Path, tensors: dict[str, tuple[str, list[int]]]) -> None:
+    """A real safetensors file: 8-byte little-endian header length, JSON header, tensor bytes."""
+    header, offset = {"__metadata__": {"format": "pt"}}, 0
+    for name, (dtype, shape) in tensors.items():
+        size = DTYPE_BYTES[dtype]
+        for n in shape:
+            size *= n
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + size]}
+        offset += size
+    raw = json.dumps(header).encode()
+    raw += b" " * (-len(raw) % 8)  # the header is padded to 8 bytes
+    path.write_bytes(struct.pack("<Q", len(raw)) + raw + bytes(offset))
+
+
+def checkpoint_folder(tmp_path: Path, config: dict, name="checkpoint", readme="---\nlicense: apache-2.0\n---\n# Model\n") -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(config))
+    (folder / "README.md").write_text(readme)
+    return folder
+
+
+def test_safetensors_headers_are_read_without_the_tensors(tmp_path):
+    path = tmp_path / "model.safetensors"
+    write_safetensors(path, {
+        "model.embed_tokens.weight": ("BF16", [16, 8]),
+        "model.layers.0.mlp.experts.gate_up_proj_blocks": ("U8", [2, 16, 1, 16]),  # MXFP4, 2 per byte
+        "model.layers.0.mlp.experts.gate_up_proj_scales": ("U8", [2, 16, 1]),
+        "model.layers.0.self_attn.q_proj.weight": ("F8_E4M3", [8, 8]),
+        "model.layers.0.self_attn.q_proj.weight_scale_inv": ("F32", [1, 1]),
+    })
+    header = read_safetensors_header(path)
+    assert header["model.embed_tokens.weight"]["shape"] == [16, 8]
+    checkpoint = read_checkpoint(_folder_with(tmp_path, path))
+    assert parameter_count(checkpoint.tensors) == 16 * 8 + 2 * (2 * 16 * 16) + 8 * 8
+
+
+def _folder_with(tmp_path, safetensors_path):
+    folder = checkpoint_folder(tmp_path, hf_configs.LLAMA_3_1_8B, name="with-tensors")
+    safetensors_path.rename(folder / "model.safetensors")
+    return folder
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"\x01\x02", "too short for a safetensors file"),
+        (struct.pack("<Q", 10**12), "header length 1000000000000 is not plausible"),
+        (struct.pack("<Q", 100) + b"{}", "header cut short (2 of 100 bytes)"),
+        (struct.pack("<Q", 4) + b"nope", "the header is not JSON"),
+    ],
+)
+def test_broken_safetensors_files_give_one_line(tmp_path, content, message):
+    folder = checkpoint_folder(tmp_path, hf_configs.LLAMA_3_1_8B)
+    (folder / "model.safetensors").write_bytes(content)
+    with pytest.raises(CheckpointError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_checkpoint(folder)
+
+
+# (config, repo id, slug in the shipped catalog whose sourced parameter count it must reproduce)
+FAMILIES = [
+    (hf_configs.LLAMA_3_1_8B, "meta-llama/Llama-3.1-8B-Instruct", "llama-3-1-8b-instruct"),
+    (hf_configs.QWEN3_32B, "Qwen/Qwen3-32B", "qwen3-32b"),
+    (hf_configs.QWEN3_30B_A3B, "Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b"),
+    (hf_configs.DEEPSEEK_V3, "deepseek-ai/DeepSeek-V3", "deepseek-v3"),
+    (hf_configs.GPT_OSS_20B, "openai/gpt-oss-20b", "gpt-oss-20b"),
+    (hf_configs.GEMMA_3_27B, "google/gemma-3-27b-it", "gemma-3-27b"),
+    (hf_configs.QWEN3_NEXT_80B, "Qwen/Qwen3-Next-80B-A3B-Instruct", "qwen3-next-80b-a3b-instruct"),
+]
+
+
+def fill_todos(path: Path, params: int) -> None:
+    record = yaml.safe_load(path.read_text())
+    for key in ("params", "active_params", "license", "release_date", "precision", "experts_per_token"):
+        if isinstance(record.get(key), dict):
+            fact = record[key]
+            if fact["value"] == "TODO":
+                fact["value"] = {"params": params, "active_params": 1, "release_date": "2025-01-01"}.get(key, "test")
+            if fact["source"] == "TODO":
+                fact["source"] = "https://example.org/test-fixture"
+    path.write_text(yaml.safe_dump(record, sort_keys=False))
+
+
+@pytest.mark.parametrize("config, repo_id, slug", FAMILIES, ids=[f[2] for f in FAMILIES])
+def test_add_model_reads_the_architecture_of_each_family(tmp_path, catalog, content_copy, config, repo_id, slug, capsys):
+    (content_copy / "models" / f"{slug}.yaml").unlink()
+    folder = checkpoint_folder(tmp_path, config)
+    if slug == "deepseek-v3":  # the index names the MTP layer's own embeddings
+        weight_map = {"model.layers.61.embed_tokens.weight": "model-00001.safetensors"}
+        (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}))
+    if slug == "qwen3-next-80b-a3b-instruct":
+        weight_map = {"mtp.fc.weight": "model-00001.safetensors"}
+        (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}))
+    assert main(["add-model", str(folder), "--id", repo_id, "--content", str(content_copy)]) == 0
+    new_slug = slugify(repo_id.split("/")[1])  # the repo's name: gemma-3-27b-it for Gemma-3-27B
+    written = content_copy / "models" / f"{new_slug}.yaml"
+    out = capsys.readouterr().out
+    assert f"wrote {written}" in out and "to-do" in out
+    # every to-do is reported by check, with its line
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(content_copy)
+    assert any("release_date.value: to-do left by add-model" in p for p in raised.value.problems)
+    shipped = next(m for m in catalog.models if m.slug == slug)
+    fill_todos(written, shipped.params)
+    model = next(m for m in load_catalog(content_copy).models if m.slug == new_slug)
+    computed = sum(params_by_component(model).values())
+    assert abs(computed - shipped.params) <= shipped.params * 0.005
+    assert model.architecture.attention.kind == shipped.architecture.attention.kind
+    assert model.architecture.attention.sliding_window_layers == shipped.architecture.attention.sliding_window_layers
+    assert dict(model.architecture.formats) == dict(shipped.architecture.formats)
+    assert model.license == "apache-2.0"
+
+
+def test_refuses_to_overwrite_without_force(tmp_path, content_copy, capsys):
+    folder = checkpoint_folder(tmp_path, hf_configs.LLAMA_3_1_8B)
+    args = ["add-model", str(folder), "--id", "meta-llama/Llama-3.1-8B-Instruct", "--content", str(content_copy)]
+    before = (content_copy / "models" / "llama-3-1-8b-instruct.yaml").read_text()
+    assert main(args) == 2
+    assert "already exists (use --force to overwrite it)" in capsys.readouterr().err
+    assert (content_copy / "models" / "llama-3-1-8b-instruct.yaml").read_text() == before
+    assert main([*args, "--force"]) == 0
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"model_type": "llama"}, "config.json: num_hidden_layers: missing (add-model needs it)"),
+        (None, "config.json: missing (add-model needs the checkpoint's config.json)"),
+    ],
+)
+def test_unreadable_checkpoints_give_one_line(tmp_path, content_copy, capsys, config, message):
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    if config is not None:
+        (folder / "config.json").write_text(json.dumps(config))
+    assert main(["add-model", str(folder), "--id", "org/Broken", "--content", str(content_copy)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (content_copy / "models" / "broken.yaml").exists()
+
+
+def test_a_new_model_from_real_tensors_appears_on_the_site(tmp_path, content_copy):
+    """The README's walk-through: add-model, fill the to-dos, check, build."""
+    config = {**hf_configs.LLAMA_3_1_8B, "hidden_size": 64, "intermediate_size": 128, "num_attention_heads": 4,
+              "num_key_value_heads": 2, "head_dim": 16, "num_hidden_layers": 2, "vocab_size": 256,
+              "_name_or_path": "example-org/Tiny-Llama-Test"}
+    folder = checkpoint_folder(tmp_path, config, readme="no front matter\n")
+    tensors = {"model.embed_tokens.weight": ("BF16", [256, 64]), "lm_head.weight": ("BF16", [256, 64]),
+               "model.norm.weight": ("BF16", [64])}
+    for layer in range(2):
+        prefix = f"model.layers.{layer}."
+        tensors.update({
+            prefix + "self_attn.q_proj.weight": ("BF16", [64, 64]),
+            prefix + "self_attn.k_proj.weight": ("BF16", [32, 64]),
+            prefix + "self_attn.v_proj.weight": ("BF16", [32, 64]),
+            prefix + "self_attn.o_proj.weight": ("BF16", [64, 64]),
+            prefix + "mlp.gate_proj.weight": ("BF16", [128, 64]),
+            prefix + "mlp.up_proj.weight": ("BF16", [128, 64]),
+            prefix + "mlp.down_proj.weight": ("BF16", [64, 128]),
+            prefix + "input_layernorm.weight": ("BF16", [64]),
+            prefix + "post_attention_layernorm.weight": ("BF16", [64]),
+        })
+    write_safetensors(folder / "model.safetensors", tensors)
+    assert main(["add-model", str(folder), "--content", str(content_copy)]) == 0
+    written = content_copy / "models" / "tiny-llama-test.yaml"
+    record = yaml.safe_load(written.read_text())
+    assert record["id"] == "example-org/Tiny-Llama-Test"
+    assert record["params"]["value"] == 2 * 256 * 64 + 64 + 2 * (64 * 64 * 2 + 32 * 64 * 2 + 3 * 128 * 64 + 2 * 64)
+    assert record["license"]["value"] == "TODO"
+    fill_todos(written, record["params"]["value"])
+    model = next(m for m in load_catalog(content_copy).models if m.slug == "tiny-llama-test")
+    assert sum(params_by_component(model).values()) == model.params  # headers and architecture agree
+    out = tmp_path / "site"
+    assert main(["build", "--content", str(content_copy), "--out", str(out)]) == 0
+    for lang in ("pt", "en"):
+        assert (out / lang / "models" / "tiny-llama-test.html").is_file()
+        assert "tiny-llama-test.html" in (out / lang / "models.html").read_text()
