@@ -20,7 +20,8 @@ import yaml
 from generator import pages as page_models
 from generator import paths
 from generator.postbuild import write_llms_txt, write_root_index, write_sitemap
-from generator.records import Catalog
+from generator.records import Catalog, Site
+from generator.structured_data import faq_items, json_ld, markdown_text
 from generator.render import TEMPLATES_DIR, Renderer
 
 OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
@@ -28,6 +29,7 @@ OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
 # Material for MkDocs' own language codes for the site languages.
 THEME_LANGUAGES = {"pt": "pt-BR", "en": "en"}
 LANGUAGE_NAMES = {"pt": "Português", "en": "English"}
+SECTION_TITLES = {"models": "Models", "gpus": "GPUs"}  # msgids the templates use too
 
 
 class BuildError(Exception):
@@ -55,12 +57,30 @@ def alternates(catalog: Catalog, lang: str, page: str) -> list[Alternate]:
     ]
 
 
-def _front_matter(catalog: Catalog, lang: str, page: str) -> str:
+def _breadcrumbs(site: Site, lang: str, page: str, title: str, renderer: Renderer) -> list[tuple[str, str]]:
+    _ = renderer.gettext
+    crumbs = [(_("Home"), site.base_url + paths.html_file(lang, "index"))]
+    section = page.split("/")[0] if "/" in page else None
+    if section:
+        crumbs.append((_(SECTION_TITLES[section]), site.base_url + paths.html_file(lang, section)))
+    if page != "index":
+        crumbs.append((title, site.base_url + paths.html_file(lang, page)))
+    return crumbs
+
+
+def _front_matter(catalog: Catalog, lang: str, page: str, body: str, renderer: Renderer) -> str:
+    title = markdown_text(body.splitlines()[0].removeprefix("# "))
     meta = {
         "alternates": [vars(a) for a in alternates(catalog, lang, page)],
         "x_default": catalog.site.base_url + paths.html_file(catalog.site.languages[0], page),
     }
-    return "---\n" + yaml.safe_dump(meta, sort_keys=True, allow_unicode=True) + "---\n\n"
+    structured = json_ld(
+        faq_items(body, renderer.gettext("Questions")),
+        _breadcrumbs(catalog.site, lang, page, title, renderer),
+    )
+    if structured:
+        meta["json_ld"] = structured
+    return "---\n" + yaml.safe_dump(meta, sort_keys=True, allow_unicode=True, width=10**9) + "---\n\n"
 
 
 def _mkdocs_config(catalog: Catalog, lang: str, renderer: Renderer, docs_dir: Path, site_dir: Path) -> dict:
@@ -90,6 +110,7 @@ def _mkdocs_config(catalog: Catalog, lang: str, renderer: Renderer, docs_dir: Pa
         "not_in_nav": "/models/\n/gpus/\n",
         "plugins": [{"search": {"lang": [lang]}}],
         "markdown_extensions": ["tables", {"toc": {"permalink": False}}],
+        "extra_css": ["assets/stylesheets/vram.css"],
         "extra": {
             "alternate": [
                 {"name": LANGUAGE_NAMES[other], "link": f"{base}{other}/", "lang": other}
@@ -125,6 +146,14 @@ def _run_mkdocs(config_file: Path) -> None:
     finally:
         logger.removeHandler(handler)
         logger.propagate = propagate
+
+
+def _sitemaps_for_material(lang_dir: Path) -> None:
+    # NOTE: Material's JavaScript fetches "sitemap.xml" next to every <link rel="alternate">
+    # (to keep readers on the same page when they switch language); our alternates are pages
+    # in models/ and gpus/, so those folders get a copy of the language's sitemap.
+    for folder in ("models", "gpus"):
+        shutil.copyfile(lang_dir / "sitemap.xml", lang_dir / folder / "sitemap.xml")
 
 
 def _write(path: Path, text: str) -> None:
@@ -165,12 +194,14 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Callable[[str], None] 
             docs_dir = staging / "docs" / lang
             for page in pages:
                 body = renderer.render(page, twin=False)
-                _write(docs_dir / paths.source_file(page.path), _front_matter(catalog, lang, page.path) + body)
+                front_matter = _front_matter(catalog, lang, page.path, body, renderer)
+                _write(docs_dir / paths.source_file(page.path), front_matter + body)
             config = _mkdocs_config(catalog, lang, renderer, docs_dir, site_dir / lang)
             config_file = staging / f"mkdocs-{lang}.yml"
             _write(config_file, yaml.safe_dump(config, sort_keys=False, allow_unicode=True))
             progress(f"{lang}: {len(pages)} pages written, building HTML")
             _run_mkdocs(config_file)
+            _sitemaps_for_material(site_dir / lang)
             for page in pages:
                 twin = renderer.render(page, twin=True)
                 _write(site_dir / paths.twin_file(lang, page.path), twin)

@@ -1,0 +1,66 @@
+"""JSON-LD for a page, from its own Markdown: the FAQ says exactly what the page shows."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from markdown_it import MarkdownIt
+
+_MARKDOWN = MarkdownIt("commonmark")
+_TAG = re.compile(r"<[^>]+>")
+_QUESTION = re.compile(r"^<p><strong>(.*?)</strong>\s*(.*)</p>$", re.S)
+
+
+def _text(rendered_html: str) -> str:
+    return " ".join(html.unescape(_TAG.sub("", rendered_html)).split())
+
+
+def markdown_text(markdown: str) -> str:
+    """The plain text a line of Markdown shows (escapes and entities resolved)."""
+    return _text(_MARKDOWN.renderInline(markdown))
+
+
+def faq_items(markdown: str, heading: str) -> list[tuple[str, str]]:
+    """(question, answer) as plain text, from the paragraphs `**Question?** Answer.` under `## heading`."""
+    lines = markdown.splitlines()
+    start = next((i for i, line in enumerate(lines) if line == f"## {heading}"), None)
+    if start is None:
+        return []
+    section = []
+    for line in lines[start + 1 :]:
+        if line.startswith("## "):
+            break
+        section.append(line)
+    items = []
+    for paragraph in "\n".join(section).split("\n\n"):
+        match = _QUESTION.match(_MARKDOWN.render(paragraph.strip()).strip())
+        if match:
+            items.append((_text(match.group(1)), _text(match.group(2))))
+    return items
+
+
+def json_ld(faq: list[tuple[str, str]], breadcrumbs: list[tuple[str, str]]) -> str | None:
+    """A <script type="application/ld+json"> body: FAQPage and BreadcrumbList, safe inside HTML."""
+    graph = []
+    if faq:
+        graph.append({
+            "@type": "FAQPage",
+            "mainEntity": [
+                {"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": a}} for q, a in faq
+            ],
+        })
+    if len(breadcrumbs) > 1:
+        graph.append({
+            "@type": "BreadcrumbList",
+            "itemListElement": [
+                {"@type": "ListItem", "position": n, "name": name, "item": url}
+                for n, (name, url) in enumerate(breadcrumbs, 1)
+            ],
+        })
+    if not graph:
+        return None
+    # ASCII only, and no <, > or & as such: the JSON stays inert inside a <script> element
+    text = json.dumps({"@context": "https://schema.org", "@graph": graph}, ensure_ascii=True, sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
