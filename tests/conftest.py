@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,3 +26,14 @@ def content_copy(tmp_path: Path) -> Path:
     target = tmp_path / "content"
     shutil.copytree(CONTENT, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The shipped catalog built by the real CLI (MkDocs included), once per test run."""
+    out = tmp_path_factory.mktemp("build") / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "build", "--out", str(out)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stderr
+    return out

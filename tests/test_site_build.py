@@ -22,11 +22,8 @@ def build(out: Path, *extra: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("build") / "site"
-    result = build(out)
-    assert result.returncode == 0, result.stderr
-    return out
+def site(built_site) -> Path:
+    return built_site
 
 
 def html(site: Path, path: str) -> str:

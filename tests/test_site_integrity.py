@@ -1,0 +1,134 @@
+"""Whole-site checks over the built HTML: links, anchors, languages, canonical URLs, JSON-LD."""
+
+import html
+import json
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlsplit
+
+import pytest
+
+BASE = "https://gpus.arrakis.example/"
+LANGS = ("pt", "en")
+
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.ids, self.head_links, self.scripts = [], set(), [], []
+        self.html_lang, self._script, self.text = None, None, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "html":
+            self.html_lang = attrs.get("lang")
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        if tag in ("link", "script", "img") and (attrs.get("href") or attrs.get("src")):
+            self.links.append(attrs.get("href") or attrs.get("src"))
+        if tag == "link":
+            self.head_links.append(attrs)
+        if tag == "script" and attrs.get("type") == "application/ld+json":
+            self._script = []
+
+    def handle_endtag(self, tag):
+        if tag == "script" and self._script is not None:
+            self.scripts.append("".join(self._script))
+            self._script = None
+
+    def handle_data(self, data):
+        if self._script is not None:
+            self._script.append(data)
+        else:
+            self.text.append(data)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def html_pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if "assets" not in p.parts)
+
+
+def test_no_broken_internal_link_or_anchor(built_site):
+    parsed = {path: parse(path) for path in html_pages(built_site)}
+    broken = []
+    for path, page in parsed.items():
+        for link in page.links:
+            url, fragment = urldefrag(link)
+            parts = urlsplit(url)
+            if parts.scheme or parts.netloc or link.startswith(("mailto:", "/console/")):
+                continue  # other sites, and the cloud's console next to the site
+            target = (built_site / unquote(parts.path).lstrip("/")) if url.startswith("/") else (path.parent / unquote(parts.path))
+            target = target.resolve() if url else path
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{path.relative_to(built_site)}: {link}")
+            elif fragment and target.suffix == ".html":
+                ids = parsed[target].ids if target in parsed else parse(target).ids
+                if fragment not in ids:
+                    broken.append(f"{path.relative_to(built_site)}: {link} (no #{fragment})")
+    assert broken == []
+
+
+def test_every_page_has_lang_canonical_and_absolute_hreflang_alternates(built_site):
+    for lang in LANGS:
+        for path in html_pages(built_site / lang):
+            if path.name == "404.html":
+                continue
+            page = parse(path)
+            relative = path.relative_to(built_site).as_posix()
+            assert page.html_lang == lang, relative
+            canonical = [link["href"] for link in page.head_links if link.get("rel") == "canonical"]
+            assert canonical == [BASE + relative], relative
+            alternates = {link["hreflang"]: link["href"] for link in page.head_links if link.get("rel") == "alternate" and link.get("hreflang")}
+            own = relative.split("/", 1)[1]
+            assert alternates == {"pt": f"{BASE}pt/{own}", "en": f"{BASE}en/{own}", "x-default": f"{BASE}pt/{own}"}, relative
+
+
+def test_the_sitemap_lists_every_page_and_llms_txt_every_twin(built_site):
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    locs = {u.find("s:loc", ns).text for u in ET.parse(built_site / "sitemap.xml").getroot().findall("s:url", ns)}
+    pages = {BASE + p.relative_to(built_site).as_posix() for lang in LANGS for p in html_pages(built_site / lang) if p.name != "404.html"}
+    assert locs == pages
+    llms = (built_site / "llms.txt").read_text()
+    for url in pages:
+        assert f"({url}.md)" in llms
+        assert (built_site / (url.removeprefix(BASE) + ".md")).is_file()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_json_ld_parses_and_its_faq_is_the_pages_own_text(built_site, lang):
+    for path in (built_site / lang / "models").glob("*.html"):
+        page = parse(path)
+        assert len(page.scripts) == 1, path
+        data = json.loads(page.scripts[0])
+        types = {node["@type"]: node for node in data["@graph"]}
+        faq = types["FAQPage"]["mainEntity"]
+        assert len(faq) == 4
+        visible = " ".join(" ".join(page.text).split())
+        for item in faq:
+            assert item["name"] in visible and item["acceptedAnswer"]["text"] in visible, item["name"]
+        crumbs = types["BreadcrumbList"]["itemListElement"]
+        assert [c["item"] for c in crumbs] == [f"{BASE}{lang}/index.html", f"{BASE}{lang}/models.html", BASE + path.relative_to(built_site).as_posix()]
+
+
+def test_kimi_k3_faq_in_json_ld(built_site):
+    data = json.loads(parse(built_site / "pt" / "models" / "kimi-k3.html").scripts[0])
+    faq = next(node for node in data["@graph"] if node["@type"] == "FAQPage")["mainEntity"]
+    assert faq[1] == {"@type": "Question", "name": "Posso rodar o Kimi-K3 em uma única GPU?",
+                      "acceptedAnswer": {"@type": "Answer", "text": "Não. Mesmo em 4 bits ele precisa de cerca de 1.668 GB: 8 GPUs B300."}}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_404_page_per_language(built_site, lang):
+    page = (built_site / lang / "404.html").read_text()
+    assert f'<html lang="{lang}"' in page and "404" in page
