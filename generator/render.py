@@ -20,7 +20,7 @@ import jinja2
 from markupsafe import Markup
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_currency, format_decimal, format_percent
+from babel.numbers import format_currency, format_decimal, format_percent, get_group_symbol
 
 from generator import pages as page_models
 from generator import paths
@@ -97,6 +97,7 @@ class Renderer:
         self.site = site
         self.lang = lang
         self.locale = BABEL_LOCALES[lang]
+        self.group_symbol = get_group_symbol(self.locale)
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
             finalize=_finalize,
@@ -137,11 +138,14 @@ class Renderer:
     # ---- number formats (DESIGN: GB = 10^9 bytes, rounded to whole GB, only at display)
 
     def number(self, value: int) -> str:
+        if isinstance(value, int):
+            # NOTE: the same digits as Babel's "#,##0" for these locales, ~20× faster: thousands of
+            # pages format hundreds of thousands of integers.
+            return f"{value:,}".replace(",", self.group_symbol)
         return format_decimal(value, locale=self.locale)
 
     def gigabytes(self, byte_count: int) -> str:
-        whole = (Decimal(byte_count) / 10**9).quantize(Decimal(1), rounding=ROUND_HALF_UP)
-        return format_decimal(whole, locale=self.locale)
+        return self.number(int((Decimal(byte_count) / 10**9).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
 
     def gigabytes_fine(self, byte_count: int) -> str:
         """GB with the decimals a small figure needs: 0.23, 4.84, 29.2, 1,561."""

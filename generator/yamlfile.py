@@ -9,6 +9,10 @@ from typing import Any
 import yaml
 
 
+# libyaml's parser when PyYAML was built with it (much faster on large catalogs), same results.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 @dataclass(frozen=True)
 class YamlFile:
     path: str
@@ -35,8 +39,8 @@ def read_yaml(path: Path, display_path: str) -> YamlFile:
     except UnicodeDecodeError as error:
         raise YamlSyntaxError(display_path, 1, f"not UTF-8 text ({error.reason})") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.SafeLoader("").construct_document(node) if node is not None else None
+        node = yaml.compose(text, Loader=_LOADER)
+        data = _LOADER("").construct_document(node) if node is not None else None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1

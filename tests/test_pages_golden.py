@@ -78,3 +78,12 @@ def test_kimi_k3_numbers_in_each_locale(catalog, lang, needles):
     page = twin(catalog, lang, "models/kimi-k3")
     for needle in needles:
         assert needle in page, needle
+
+
+@pytest.mark.parametrize("value", [0, 7, 999, 1_000, 6_672, 44_479, 1_048_576, 2_779_931_837_184, -12_345])
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_fast_integer_format_is_babels(catalog, lang, value):
+    from babel.numbers import format_decimal
+
+    renderer = Renderer(catalog.site, lang)
+    assert renderer.number(value) == format_decimal(value, locale=renderer.locale)
