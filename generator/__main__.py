@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from generator.add_model import add_model
@@ -115,15 +116,15 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         base_url = args.base_url if args.base_url.endswith("/") else args.base_url + "/"
         catalog = replace(catalog, site=replace(catalog.site, base_url=base_url))
+    started = time.monotonic()
     try:
-        build_site(catalog, args.out, progress=lambda message: print(message, file=sys.stderr))
+        pages = build_site(catalog, args.out)
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         print(f"{args.out} was left as it was.", file=sys.stderr)
         return 1
-    pages = len(catalog.models) + len(catalog.gpus) + 3
-    print(f"Built {pages} pages × {len(catalog.site.languages)} languages into {args.out}/ "
-          f"(open {args.out}/index.html, or run: python -m http.server -d {args.out})")
+    print(f"Built {pages} pages ({len(catalog.site.languages)} languages) into {args.out}/ in "
+          f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")
     return 0
 
 

@@ -6,7 +6,10 @@ number formats are the templates' business.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import partial
+from typing import Callable
 from fractions import Fraction
 from urllib.parse import quote
 
@@ -154,16 +157,41 @@ def gpu_page(gpu: Gpu, models: tuple[Model, ...]) -> GpuPage:
     return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(fits), len(models) - len(fits), SERVING_OVERHEAD - 1)
 
 
-def build_pages(catalog: Catalog) -> tuple[Page, ...]:
-    """Every page of one language, in a stable order (home, indexes, models, GPUs)."""
-    models = tuple(sorted(catalog.models, key=lambda m: (m.name.lower(), m.slug)))
-    model_pages = tuple(model_page(m, catalog.site, catalog.gpus) for m in models)
-    rows = tuple(ModelRow(p.model, p.path, p.serving_at(4)) for p in model_pages)
-    return (
-        HomePage("index", len(models), len(catalog.gpus), SERVING_OVERHEAD - 1),
-        ModelsIndexPage("models", rows, SERVING_OVERHEAD - 1),
-        GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in catalog.gpus)),
-        *model_pages,
-        *(gpu_page(g, models) for g in catalog.gpus),
-    )
+@dataclass(frozen=True)
+class PageSpec:
+    """A page to write: its path, what its content depends on, and how to build its view model.
 
+    `cache_key` is set for model pages, whose content depends only on the model, the GPU catalog
+    and the site (all in the build's own key): an unchanged key means an unchanged page.
+    """
+
+    path: str
+    build: Callable[[], Page]
+    cache_key: str | None = None
+
+
+def _model_row(model: Model, gpus: tuple[Gpu, ...]) -> ModelRow:
+    four_bit = headline_sizing(model.params).serving_bytes[4]
+    return ModelRow(model, paths.model_page(model.slug), _requirement("4", four_bit, gpus))
+
+
+def site_pages(catalog: Catalog) -> list[PageSpec]:
+    """Every page of one language, in a stable order (home, indexes, models, GPUs)."""
+    site, gpus = catalog.site, catalog.gpus
+    models = tuple(sorted(catalog.models, key=lambda m: (m.name.lower(), m.slug)))
+    rows = tuple(_model_row(m, gpus) for m in models)
+    specs = [
+        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), SERVING_OVERHEAD - 1)),
+        PageSpec("models", lambda: ModelsIndexPage("models", rows, SERVING_OVERHEAD - 1)),
+        PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
+    ]
+    specs += [
+        PageSpec(paths.model_page(m.slug), partial(model_page, m, site, gpus), hashlib.sha256(repr(m).encode()).hexdigest())
+        for m in models
+    ]
+    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models)) for g in gpus]
+    return specs
+
+
+def build_pages(catalog: Catalog) -> tuple[Page, ...]:
+    return tuple(spec.build() for spec in site_pages(catalog))

@@ -29,9 +29,14 @@ def source_file(page: str) -> str:
     return f"{page}.md"
 
 
+def page_url(page: str) -> str:
+    """`page`'s HTML file relative to its language's root (MkDocs' page.url)."""
+    return f"{page}.html"
+
+
 def html_file(lang: str, page: str) -> str:
     """The HTML file MkDocs writes for `page`, relative to the site root."""
-    return f"{lang}/{page}.html"
+    return f"{lang}/{page_url(page)}"
 
 
 def twin_file(lang: str, page: str) -> str:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from generator import paths
+from generator.files import write_if_changed
+from generator.render import escape_markdown
 from generator.records import Site
 
 
@@ -30,7 +33,7 @@ def write_sitemap(site_dir: Path, site: Site, page_paths: list[str]) -> None:
                 )
             lines.append("  </url>")
     lines.append("</urlset>")
-    (site_dir / "sitemap.xml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_if_changed(site_dir / "sitemap.xml", "\n".join(lines) + "\n")
 
 
 def write_llms_txt(site_dir: Path, site: Site, twins: list[tuple[str, str, str]]) -> None:
@@ -45,9 +48,8 @@ def write_llms_txt(site_dir: Path, site: Site, twins: list[tuple[str, str, str]]
         lines += ["", f"## {lang}", ""]
         for twin_lang, page, title in twins:
             if twin_lang == lang:
-                text = title.replace("[", "(").replace("]", ")")
-                lines.append(f"- [{text}]({site.base_url}{paths.twin_file(lang, page)})")
-    (site_dir / "llms.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+                lines.append(f"- [{escape_markdown(title)}]({site.base_url}{paths.twin_file(lang, page)})")
+    write_if_changed(site_dir / "llms.txt", "\n".join(lines) + "\n")
 
 
 def write_root_index(site_dir: Path, site: Site, language_names: dict[str, str]) -> None:
@@ -96,4 +98,20 @@ def write_root_index(site_dir: Path, site: Site, language_names: dict[str, str])
 </body>
 </html>
 """
-    (site_dir / "index.html").write_text(page, encoding="utf-8")
+    write_if_changed(site_dir / "index.html", page)
+
+
+def write_search_index(lang_dir: Path, pages: list[tuple[str, str]]) -> None:
+    """search/search_index.json with one short entry per page: its location and title.
+
+    Material's search reads this file before it can show a result; with thousands of models its
+    own index (every page's full text) would be tens of MB, so pages are excluded from it
+    (front matter) and listed here by title.
+    """
+    path = lang_dir / "search" / "search_index.json"
+    index = json.loads(path.read_text(encoding="utf-8"))
+    # Material shows titles as HTML: plain-text titles are escaped (a name is never markup)
+    index["docs"] = [
+        {"location": paths.page_url(page), "title": html.escape(title, quote=False), "text": ""} for page, title in pages
+    ]
+    write_if_changed(path, json.dumps(index, ensure_ascii=False, separators=(",", ":")))

@@ -1,0 +1,17 @@
+"""Writing files so that unchanged content keeps its bytes and its mtime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    """Write `text` unless the file already holds it; return whether it was written."""
+    data = text.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return True

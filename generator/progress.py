@@ -1,0 +1,38 @@
+"""Build progress: a line that updates on a terminal; nothing but the summary elsewhere."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+
+class Progress:
+    def __init__(self, stream: TextIO = sys.stderr):
+        self.stream = stream
+        self.live = stream.isatty()
+        self.label = ""
+        self.total = 0
+        self.done = 0
+
+    def start(self, label: str, total: int) -> None:
+        self.label, self.total, self.done = label, total, 0
+        self._show()
+
+    def advance(self, count: int = 1) -> None:
+        self.done += count
+        if self.done == self.total or self.done % 25 == 0:
+            self._show()
+
+    def _show(self) -> None:
+        if self.live:
+            self.stream.write(f"\r\033[K{self.label}: {self.done}/{self.total} pages")
+            self.stream.flush()
+
+    def finish_line(self) -> None:
+        if self.live and self.total:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# The progress of the build under way, for the MkDocs hook (mkdocs_hooks.py) to advance.
+current = Progress()
