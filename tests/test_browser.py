@@ -119,7 +119,7 @@ def test_index_and_gpu_links_resolve(page, server, lang):
 def test_search_finds_a_model_by_name_and_opens_it(page, server, lang, query, slug):
     page.goto(f"{server}{lang}/index.html")
     page.click(".md-search__input")
-    page.fill(".md-search__input", query)
+    page.locator(".md-search__input").press_sequentially(query, delay=50)  # as a reader types
     result = page.locator(f".md-search-result__link[href$='models/{slug}.html']").first
     result.wait_for(timeout=15_000)
     result.click()

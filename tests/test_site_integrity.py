@@ -1,8 +1,6 @@
 """Whole-site checks over the built HTML: links, anchors, languages, canonical URLs, JSON-LD."""
 
-import html
 import json
-import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path

@@ -1,0 +1,88 @@
+"""Rebuilds: unchanged pages keep their bytes and mtime; the result equals a full build."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def build(content: Path, out: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out)],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def assert_same_bytes(a: Path, b: Path) -> None:
+    first, second = snapshot(a), snapshot(b)
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k][0] != second[k][0]] == []
+
+
+def changed(before, after) -> set[str]:
+    return {k for k in after if k not in before or before[k] != after[k]} | (before.keys() - after.keys())
+
+
+def test_rebuilds_touch_only_what_changed_and_equal_a_full_build(tmp_path, content_copy):
+    out = tmp_path / "site"
+    build(content_copy, out)
+    first = snapshot(out)
+    docs = tmp_path / ".site.cache" / "docs"
+    docs_first = snapshot(docs)
+
+    # nothing changed: every file keeps its bytes and its mtime
+    build(content_copy, out)
+    assert changed(first, snapshot(out)) == set()
+    assert changed(docs_first, snapshot(docs)) == set()
+
+    # one model edited: its own pages change, in both languages, and nothing else
+    kimi = content_copy / "models" / "kimi-k3.yaml"
+    kimi.write_text(kimi.read_text().replace("value: 1048576", "value: 524288", 1))
+    build(content_copy, out)
+    after_edit = snapshot(out)
+    touched = changed(first, after_edit)
+    for lang in ("pt", "en"):
+        assert f"{lang}/models/kimi-k3.html" in touched and f"{lang}/models/kimi-k3.html.md" in touched
+    assert {t for t in touched if "models/" in t and "kimi-k3" not in t and not t.endswith("sitemap.xml")} == set()
+    assert changed(docs_first, snapshot(docs)) == {"pt/models/kimi-k3.md", "en/models/kimi-k3.md"}
+    full = tmp_path / "full" / "site"
+    build(content_copy, full)
+    assert_same_bytes(out, full)
+
+    # one model added: its pages, the indexes, the GPU pages, the sitemap and llms.txt follow
+    shutil.copy(content_copy / "models" / "qwen3-32b.yaml", content_copy / "models" / "qwen3-32b-copy.yaml")
+    copy = content_copy / "models" / "qwen3-32b-copy.yaml"
+    copy.write_text(copy.read_text().replace("name: Qwen3-32B", "name: Qwen3-32B-copy").replace("id: Qwen/Qwen3-32B", "id: Qwen/Qwen3-32B-copy"))
+    build(content_copy, out)
+    added = snapshot(out)
+    for path in ("pt/models/qwen3-32b-copy.html", "en/models/qwen3-32b-copy.html.md", "pt/models.html", "en/gpus/b300.html", "sitemap.xml", "llms.txt"):
+        assert path in changed(after_edit, added), path
+    assert "qwen3-32b-copy.html" in (out / "pt" / "models.html").read_text()
+    assert "qwen3-32b-copy.html.md" in (out / "llms.txt").read_text()
+    shutil.rmtree(full.parent)
+    build(content_copy, full)
+    assert_same_bytes(out, full)
+
+    # and removed again: its pages go
+    copy.unlink()
+    build(content_copy, out)
+    assert not (out / "pt" / "models" / "qwen3-32b-copy.html").exists()
+    assert "qwen3-32b-copy" not in (out / "sitemap.xml").read_text()
+
+
+def test_a_build_that_dies_invalidates_the_cache(tmp_path, content_copy):
+    out = tmp_path / "site"
+    build(content_copy, out)
+    state = tmp_path / ".site.cache" / "state.json"
+    state.write_text(state.read_text().replace('"complete": true', '"complete": false'))
+    build(content_copy, out)  # starts over from an empty cache, and still gives the same site
+    assert '"complete": true' in state.read_text()
+    fresh = tmp_path / "fresh" / "site"
+    build(content_copy, fresh)
+    assert_same_bytes(out, fresh)
