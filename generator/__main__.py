@@ -34,14 +34,15 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m generator", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    build = commands.add_parser("build", help="validate the catalog and build the site")
-    build.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
+    content = argparse.ArgumentParser(add_help=False)
+    content.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
+    build = commands.add_parser("build", parents=[content], help="validate the catalog and build the site")
     build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
     build.add_argument("--base-url", help="absolute URL the site is served from, overriding site.yaml's base_url")
-    check = commands.add_parser("check", help="validate the catalog only")
-    check.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
+    commands.add_parser("check", parents=[content], help="validate the catalog only")
     size = commands.add_parser(
         "size",
+        parents=[content],
         help="size one model from its architecture",
         description="Size one model: weights by component at a precision, KV cache at a context and "
         "batch, the headline rule, fine-tuning, the cheapest setup that holds weights + KV cache "
@@ -54,9 +55,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="tokens of context per sequence (default: the model's context window)")
     size.add_argument("--batch", type=_positive, default=1, metavar="N", help="concurrent sequences (default: 1)")
     size.add_argument("--json", action="store_true", help="print one JSON object with byte counts")
-    size.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
     add = commands.add_parser(
         "add-model",
+        parents=[content],
         help="add a model from a checkpoint folder",
         description="Read a Hugging Face checkpoint folder's config.json, model.safetensors.index.json, "
         "the JSON headers of its .safetensors files (never the tensors), generation_config.json and "
@@ -66,7 +67,6 @@ def _parser() -> argparse.ArgumentParser:
     add.add_argument("path", metavar="PATH", type=Path, help="the checkpoint folder")
     add.add_argument("--id", dest="repo_id", metavar="ORG/NAME", help="the Hugging Face repo id (default: _name_or_path)")
     add.add_argument("--force", action="store_true", help="overwrite an existing model file")
-    add.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
     return parser
 
 

@@ -86,3 +86,33 @@ def test_a_build_that_dies_invalidates_the_cache(tmp_path, content_copy):
     fresh = tmp_path / "fresh" / "site"
     build(content_copy, fresh)
     assert_same_bytes(out, fresh)
+
+
+class Terminal:
+    def __init__(self, tty: bool):
+        self.tty, self.text = tty, ""
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+def test_progress_shows_on_a_terminal_only():
+    from generator.progress import Progress
+
+    for tty in (True, False):
+        terminal = Terminal(tty)
+        progress = Progress(terminal)
+        progress.start("pt: HTML", 60)
+        for _ in range(60):
+            progress.advance()
+        progress.finish_line()
+        if tty:
+            assert "pt: HTML: 25/60 pages" in terminal.text and terminal.text.endswith("pt: HTML: 60/60 pages\n")
+        else:
+            assert terminal.text == ""

@@ -1,0 +1,158 @@
+"""Build synthetic catalogs of N models and print how the build scales.
+
+    python benchmarks/build_scale.py [--sizes 100 1000 5000] [--incremental-size 1000]
+
+For each N: a full build (wall seconds, seconds per page, peak RSS of the build process, HTML bytes
+per model page, search-index bytes per language), and a floor measured in the same run: the same
+Markdown rendered to HTML files with markdown-it-py and a minimal Jinja2 template. Then a one-model
+edit rebuilt at --incremental-size, and what a reader downloads before the first search result
+with our short index and, if Pagefind is installed (pip install 'pagefind[bin]'), with Pagefind.
+Figures, not assertions: the machine is shared, compare ratios from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import jinja2
+from markdown_it import MarkdownIt
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.synthetic import write_catalog  # noqa: E402
+
+FLOOR_TEMPLATE = jinja2.Template(
+    "<!doctype html><html lang='{{ lang }}'><head><meta charset='utf-8'><title>{{ title }}</title></head>"
+    "<body><main>{{ body }}</main></body></html>"
+)
+
+
+def run_build(content: Path, out: Path) -> tuple[float, int]:
+    """Wall seconds and peak RSS (bytes) of one `python -m generator build` process."""
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.monotonic() - started
+    if status != 0:
+        raise SystemExit(f"build failed: {process.stderr.read().decode()[-2000:]}")
+    return seconds, usage.ru_maxrss * 1024
+
+
+def floor_seconds(docs: Path, out: Path) -> float:
+    """The same Markdown to HTML files with markdown-it-py and a minimal Jinja2 template."""
+    markdown = MarkdownIt("commonmark").enable("table")
+    started = time.monotonic()
+    for source in docs.rglob("*.md"):
+        text = source.read_text(encoding="utf-8")
+        body = text.split("\n---\n", 1)[1] if text.startswith("---\n") else text
+        html = FLOOR_TEMPLATE.render(lang=source.relative_to(docs).parts[0], title=source.stem, body=markdown.render(body))
+        target = out / source.relative_to(docs).with_suffix(".html")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(html, encoding="utf-8")
+    return time.monotonic() - started
+
+
+def search_first_result_bytes(lang_dir: Path) -> int:
+    """Our index: search_index.json, the search worker and the lunr files for the language."""
+    assets = lang_dir / "assets" / "javascripts"
+    files = [lang_dir / "search" / "search_index.json", *assets.glob("workers/search.*.min.js")]
+    files += [assets / "lunr" / "min" / name for name in ("lunr.stemmer.support.min.js", f"lunr.{lang_dir.name}.min.js")]
+    return sum(path.stat().st_size for path in files if path.is_file())
+
+
+def pagefind_first_result_bytes(lang_dir: Path, work: Path) -> int | None:
+    """Pagefind: its script, entry, wasm and metadata, plus its largest index chunk and 5 fragments."""
+    try:
+        import pagefind  # noqa: F401
+    except ImportError:
+        return None
+    site = work / "pagefind-site"
+    shutil.copytree(lang_dir, site)
+    subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site)], check=True, capture_output=True)
+    folder = site / "pagefind"
+    fixed = [folder / "pagefind.js", folder / "pagefind-entry.json", *folder.glob("*.pagefind"), *folder.glob("*.pf_meta")]
+    chunks = sorted((p.stat().st_size for p in (folder / "index").glob("*")), reverse=True)[:1]
+    fragments = sorted((p.stat().st_size for p in (folder / "fragment").glob("*")), reverse=True)[:5]
+    return sum(p.stat().st_size for p in fixed if p.is_file()) + sum(chunks) + sum(fragments)
+
+
+def measure(count: int, work: Path) -> dict:
+    content = write_catalog(work / "content", count)
+    out = work / "site"
+    seconds, rss = run_build(content, out)
+    pages = 2 * (count + 12 + 3)
+    floor = floor_seconds(work / ".site.cache" / "docs", work / "floor")
+    model_pages = list((out / "pt" / "models").glob("*.html"))
+    return {
+        "models": count,
+        "pages": pages,
+        "seconds": seconds,
+        "per_page_ms": 1000 * seconds / pages,
+        "peak_rss_mb": rss / 2**20,
+        "html_kb_per_model_page": sum(p.stat().st_size for p in model_pages) / len(model_pages) / 1000,
+        "search_index_kb": {lang: (out / lang / "search" / "search_index.json").stat().st_size / 1000 for lang in ("pt", "en")},
+        "search_first_result_kb": search_first_result_bytes(out / "pt") / 1000,
+        "floor_seconds": floor,
+        "ratio_to_floor": seconds / floor,
+        "content": content,
+        "out": out,
+    }
+
+
+def edit_one_model(content: Path) -> None:
+    path = sorted((content / "models").glob("*.yaml"))[0]
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("context_window:\n  value: ", "context_window:\n  value: 1", 1), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000])
+    parser.add_argument("--incremental-size", type=int, default=1000)
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="vram-bench-") as temporary:
+        for count in args.sizes:
+            work = Path(temporary) / f"n{count}"
+            print(f"building {count} models...", file=sys.stderr, flush=True)
+            row = measure(count, work)
+            if count == args.incremental_size:
+                edit_one_model(row["content"])
+                row["incremental_seconds"], _ = run_build(row["content"], row["out"])
+            if count == max(args.sizes):
+                row["pagefind_first_result_kb"] = pagefind_first_result_bytes(row["out"] / "pt", work)
+            rows.append(row)
+            shutil.rmtree(work)
+    print("| models | pages (pt + en) | build s | ms / page | floor s | × floor | peak RSS MB | HTML KB / model page | search index KB (pt / en) | KB before first search result |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        index = r["search_index_kb"]
+        print(f"| {r['models']:,} | {r['pages']:,} | {r['seconds']:.1f} | {r['per_page_ms']:.1f} | {r['floor_seconds']:.1f} | "
+              f"{r['ratio_to_floor']:.1f} | {r['peak_rss_mb']:.0f} | {r['html_kb_per_model_page']:.1f} | "
+              f"{index['pt']:.0f} / {index['en']:.0f} | {r['search_first_result_kb']:.0f} |")
+    print()
+    by_count = {r["models"]: r for r in rows}
+    if 100 in by_count and 1000 in by_count:
+        print(f"growth: 1,000 models take {by_count[1000]['seconds'] / by_count[100]['seconds']:.1f}× the time of 100 (target ≤ 11×)")
+    for r in rows:
+        if "incremental_seconds" in r:
+            print(f"one model edited in {r['models']:,}: rebuilt in {r['incremental_seconds']:.1f} s, "
+                  f"{100 * r['incremental_seconds'] / r['seconds']:.0f} % of the full build (target ≤ 25 %)")
+        if r.get("pagefind_first_result_kb") is not None:
+            print(f"search at {r['models']:,} models, before the first result: our index {r['search_first_result_kb']:.0f} KB, "
+                  f"Pagefind {r['pagefind_first_result_kb']:.0f} KB (target ≤ 1,000 KB)")
+
+
+if __name__ == "__main__":
+    main()
