@@ -72,7 +72,9 @@ def search_first_result_bytes(lang_dir: Path) -> int:
 
 
 def pagefind_first_result_bytes(lang_dir: Path, work: Path) -> int | None:
-    """Pagefind: its script, entry, wasm and metadata, plus its largest index chunk and 5 fragments."""
+    """Pagefind's default UI: its scripts and styles, entry, metadata and wasm for the language,
+    the largest index chunk a query may need, and the fragments of the 5 results it shows first
+    (median size of a model page's fragment)."""
     try:
         import pagefind  # noqa: F401
     except ImportError:
@@ -81,10 +83,11 @@ def pagefind_first_result_bytes(lang_dir: Path, work: Path) -> int | None:
     shutil.copytree(lang_dir, site)
     subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site)], check=True, capture_output=True)
     folder = site / "pagefind"
-    fixed = [folder / "pagefind.js", folder / "pagefind-entry.json", *folder.glob("*.pagefind"), *folder.glob("*.pf_meta")]
-    chunks = sorted((p.stat().st_size for p in (folder / "index").glob("*")), reverse=True)[:1]
-    fragments = sorted((p.stat().st_size for p in (folder / "fragment").glob("*")), reverse=True)[:5]
-    return sum(p.stat().st_size for p in fixed if p.is_file()) + sum(chunks) + sum(fragments)
+    fixed = [folder / name for name in ("pagefind.js", "pagefind-ui.js", "pagefind-ui.css", "pagefind-entry.json")]
+    fixed += [*folder.glob("*.pf_meta"), *folder.glob(f"wasm.{lang_dir.name}.pagefind")]
+    largest_chunk = max(p.stat().st_size for p in (folder / "index").glob("*.pf_index"))
+    fragments = sorted(p.stat().st_size for p in (folder / "fragment").glob("*.pf_fragment"))
+    return sum(p.stat().st_size for p in fixed if p.is_file()) + largest_chunk + 5 * fragments[len(fragments) // 2]
 
 
 def measure(count: int, work: Path) -> dict:
