@@ -134,7 +134,8 @@ def main() -> None:
                 edit_one_model(row["content"])
                 row["incremental_seconds"], _ = run_build(row["content"], row["out"])
             if count == max(args.sizes):
-                row["pagefind_first_result_kb"] = pagefind_first_result_bytes(row["out"] / "pt", work)
+                pagefind = pagefind_first_result_bytes(row["out"] / "pt", work)
+                row["pagefind_first_result_kb"] = None if pagefind is None else pagefind / 1000
             rows.append(row)
             shutil.rmtree(work)
     print("| models | pages (pt + en) | build s | ms / page | floor s | × floor | peak RSS MB | HTML KB / model page | search index KB (pt / en) | KB before first search result |")
