@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         parents=[content],
         help="add a model from a checkpoint folder",
         description="Read a Hugging Face checkpoint folder's config.json, model.safetensors.index.json, "
-        "the JSON headers of its .safetensors files (never the tensors), generation_config.json and "
+        "the JSON headers of its .safetensors files (never the tensors) and "
         "README.md front matter, and write content/models/<slug>.yaml. Facts it cannot read are "
         "written as TODO; `check` lists them until they are filled in.",
     )

@@ -1,7 +1,7 @@
 """Read the small files of a Hugging Face checkpoint folder (never the tensors).
 
 config.json, model.safetensors.index.json, the JSON header of each .safetensors file (its first
-8 bytes give the header's length), generation_config.json and README.md's front matter.
+8 bytes give the header's length) and README.md's front matter.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ class Checkpoint:
     tensors: tuple[TensorInfo, ...] = ()  # from the safetensors headers, when the files are here
     tensor_names: tuple[str, ...] = ()  # from the index or the headers
     readme_front_matter: dict = field(default_factory=dict)
-    generation_config: dict = field(default_factory=dict)
 
 
 def _json(path: Path) -> dict:
@@ -117,14 +116,12 @@ def read_checkpoint(folder: Path) -> Checkpoint:
         if isinstance(weight_map, dict):
             names = sorted(weight_map)
     readme = folder / "README.md"
-    generation = folder / "generation_config.json"
     return Checkpoint(
         folder=folder,
         config=_json(config_path),
         tensors=tuple(tensors),
         tensor_names=tuple(names),
         readme_front_matter=_front_matter(readme) if readme.is_file() else {},
-        generation_config=_json(generation) if generation.is_file() else {},
     )
 
 

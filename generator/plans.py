@@ -7,7 +7,6 @@ from decimal import Decimal
 from fractions import Fraction
 from math import ceil
 
-from generator import paths
 from generator.records import Architecture, Gpu
 
 # NOTE: seed 000 puts the runtime's own use of GPU memory (activation buffers, CUDA graph
@@ -21,10 +20,6 @@ class Setup:
     gpu: Gpu
     count: int  # GPUs per machine
     machines: int = 1
-
-    @property
-    def gpu_page(self) -> str:
-        return paths.gpu_page(self.gpu.slug)
 
     @property
     def total_gpus(self) -> int:

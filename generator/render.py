@@ -182,7 +182,8 @@ class Renderer:
             page=page,
             site=self.site,
             lang=self.lang,
-            link=self._linker(page.path, twin),
+            link=(link := self._linker(page.path, twin)),
+            gpu_link=lambda gpu: link(gpu.name, paths.gpu_page(gpu.slug)),
             external=external_link,
         )
 
