@@ -178,12 +178,14 @@ def _source_date_epoch(catalog: Catalog) -> str:
     return str(int(dt.datetime(date.year, date.month, date.day, tzinfo=dt.timezone.utc).timestamp()))
 
 
+# Written at the root of every site this tool builds; a folder without it is never replaced.
+MARKER = ".vram-guide-site"
+
+
 def _check_out_dir(out_dir: Path) -> None:
     """Refuse to replace a folder that is not a site this tool built (never delete a user's files)."""
-    if out_dir.exists() and (
-        not out_dir.is_dir() or (any(out_dir.iterdir()) and not (out_dir / "llms.txt").is_file())
-    ):
-        raise BuildError(f"{out_dir}: exists and is not a site built by this tool; remove it or choose another --out")
+    if out_dir.exists() and (not out_dir.is_dir() or (any(out_dir.iterdir()) and not (out_dir / MARKER).is_file())):
+        raise BuildError(f"{out_dir}: exists and is not a site built by this tool (no {MARKER}); choose another --out")
 
 
 def _build_key(catalog: Catalog) -> str:
@@ -324,6 +326,7 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
         write_sitemap(site_dir, catalog.site, [spec.path for spec in specs])
         write_llms_txt(site_dir, catalog.site, titles)
         write_root_index(site_dir, catalog.site, LANGUAGE_NAMES)
+        write_if_changed(site_dir / MARKER, "A site built by `python -m generator build`; the next build replaces this folder.\n")
         shutil.copytree(site_dir, staging / "site", copy_function=shutil.copy2)
         _swap_into_place(staging / "site", out_dir, staging)
         cache.finish()

@@ -54,7 +54,7 @@ def test_every_catalog_model_and_gpu_has_a_page_and_a_twin_in_both_languages(sit
         ("pt", ["O Kimi-K3 tem 2,8T parâmetros.", "6.672 GB: mais de uma máquina de 8 GPUs",
                 "a partir de US$\u00a036,80 por hora pelas 8", "Posso rodar o Kimi-K3 em uma única GPU?"]),
         ("en", ["Kimi-K3 has 2.8T parameters.", "6,672 GB: more than one 8-GPU machine",
-                "from $36.80 per hour for all 8", "Can I run Kimi-K3 on a single GPU?"]),
+                "from $36.80 per hour for the 8 GPUs", "Can I run Kimi-K3 on a single GPU?"]),
     ],
 )
 def test_kimi_k3_html_reads_as_the_seed(site, lang, sentences):
@@ -87,7 +87,7 @@ def test_twins_hold_the_seed_numbers_in_each_locale_format(site):
     pt = html(site, "pt/models/kimi-k3.html.md")
     en = html(site, "en/models/kimi-k3.html.md")
     assert "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 |" in pt
-    assert "| 4 bits | 1,668 GB: 8 × [B300](/en/gpus/b300.html.md), from $36.80 per hour for all 8 |" in en
+    assert "| 4 bits | 1,668 GB: 8 × [B300](/en/gpus/b300.html.md), from $36.80 per hour for the 8 GPUs |" in en
     assert not (site / "pt/models/kimi-k3.html.html").exists()
 
 
@@ -163,3 +163,13 @@ def test_an_output_path_that_cannot_be_created_gives_one_line(tmp_path):
     assert "Traceback" not in result.stderr
     assert result.stderr.splitlines()[0].startswith("error: ")
     assert blocker.read_text() == "not a folder"
+
+
+def test_a_folder_that_only_looks_like_a_site_is_never_replaced(tmp_path):
+    lookalike = tmp_path / "lookalike"
+    lookalike.mkdir()
+    (lookalike / "llms.txt").write_text("someone else's")
+    (lookalike / "notes.txt").write_text("keep me")
+    result = build(lookalike)
+    assert result.returncode == 1 and "no .vram-guide-site" in result.stderr
+    assert (lookalike / "notes.txt").read_text() == "keep me"
