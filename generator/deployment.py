@@ -37,7 +37,7 @@ class Capacity:
     weights_bytes: int
     overhead_bytes: int
     kv_room_bytes: int
-    tokens: int  # of KV cache, in all sequences together
+    tokens: int | None  # of one long sequence; None: any length (every layer has a window)
     users_full_context: int
     users_short_context: int
     tensor_parallel_ok: bool
@@ -59,7 +59,7 @@ class HeadlineRoom:
     serving_bytes: int
     weights_bytes: int
     room_bytes: int  # negative: the headline does not even hold the real weights
-    tokens: int
+    tokens: int | None
     users_full_context: int
 
 
@@ -81,6 +81,8 @@ class DetailedSizing:
     kv16: KvCache
     kv8: KvCache
     context: int
+    kv16_full_context_bytes: int  # one sequence at the full context window
+    kv8_full_context_bytes: int
     headline_rooms: tuple[HeadlineRoom, ...]
     capacity: Capacity | None  # None: no GPU in the catalog has a price
     gpu_rows: tuple[GpuRow, ...]
@@ -176,6 +178,8 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         kv16=kv16,
         kv8=kv8,
         context=context,
+        kv16_full_context_bytes=kv16.sequence_bytes(context),
+        kv8_full_context_bytes=kv8.sequence_bytes(context),
         headline_rooms=rooms,
         capacity=capacity,
         gpu_rows=rows,

@@ -58,14 +58,17 @@ def kv_cache(arch: Architecture, bits: int = 16) -> KvCache:
     )
 
 
-def tokens_that_fit(cache: KvCache, room_bytes: int) -> int:
-    """Tokens of KV cache that `room_bytes` holds, after one sequence's fixed state.
-
-    Each token is counted at its cost inside every window (a conservative count for long
-    sequences, whose window layers stop growing).
+def tokens_that_fit(cache: KvCache, room_bytes: int) -> int | None:
+    """Tokens of one long sequence whose KV cache `room_bytes` holds (its state and windows
+    included); None when no layer grows past its window, so any length fits once one window does.
     """
-    per_token = cache.bytes_per_token + cache.window_bytes_per_token
-    return max(0, room_bytes - cache.state_bytes) // per_token if per_token else 0
+    in_window = cache.bytes_per_token + cache.window_bytes_per_token
+    room = room_bytes - cache.state_bytes
+    if room < in_window * cache.window_tokens or cache.window_tokens == 0:
+        return max(0, room) // in_window
+    if cache.bytes_per_token == 0:
+        return None
+    return cache.window_tokens + (room - in_window * cache.window_tokens) // cache.bytes_per_token
 
 
 def sequences_that_fit(cache: KvCache, room_bytes: int, tokens: int) -> int:

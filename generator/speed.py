@@ -42,9 +42,12 @@ class TokenRead:
 
 
 def token_read(model: Model, weight_bytes: dict[str, int], cache: KvCache, context: int) -> TokenRead:
-    moe = model.architecture.moe
+    arch = model.architecture
+    moe = arch.moe
     active = Fraction(moe.experts_per_token, moe.experts) if moe else Fraction(0)
     resident = sum(v for k, v in weight_bytes.items() if k not in NOT_READ and k != "routed_experts")
+    if arch.tied_embeddings:  # the embedding table is also the output head, read whole per token
+        resident += weight_bytes["embeddings"]
     return TokenRead(
         resident_bytes=resident,
         expert_bytes=round(weight_bytes["routed_experts"] * active),

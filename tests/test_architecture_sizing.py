@@ -176,12 +176,35 @@ def test_speed_bounds(catalog):
     assert nvme_fast < ram_slow < ram_fast < fast
 
 
-def test_tokens_that_fit_count_the_state_once():
+@pytest.mark.parametrize(
+    "room, expected",
+    [
+        (999, 0),  # not even the state
+        (1_000 + 150 * 7, 7),  # inside the window, every layer grows
+        (1_000 + 150 * 10 + 100 * 5, 15),  # past the window, only the full layers grow
+    ],
+)
+def test_tokens_of_one_sequence_count_state_and_windows_once(room, expected):
     from generator.kvcache import KvCache
 
     cache = KvCache(bytes_per_token=100, window_bytes_per_token=50, window_tokens=10, state_bytes=1_000)
-    assert tokens_that_fit(cache, 999) == 0
-    assert tokens_that_fit(cache, 1_000 + 150 * 7) == 7
+    assert tokens_that_fit(cache, room) == expected
+    assert expected == 0 or cache.sequence_bytes(expected) <= room
+
+
+def test_only_windows_means_any_length():
+    from generator.kvcache import KvCache
+
+    cache = KvCache(bytes_per_token=0, window_bytes_per_token=50, window_tokens=10, state_bytes=0)
+    assert tokens_that_fit(cache, 499) == 9
+    assert tokens_that_fit(cache, 500) is None
+
+
+def test_capacity_figures_agree_with_each_other(catalog):
+    for model in catalog.models:
+        capacity = detailed_sizing(model, catalog.gpus).capacity
+        if capacity.tokens is not None:
+            assert capacity.tokens >= min(capacity.users_full_context, 1) * model.context_window, model.slug
 
 
 def test_a_dense_model_has_no_offload_figures(catalog):
