@@ -87,7 +87,7 @@ def _load(content: Path):
         for problem in error.problems:
             print(problem, file=sys.stderr)
         count = len(error.problems)
-        print(f"{count} problem{'s' if count != 1 else ''} in {content}; nothing was written.", file=sys.stderr)
+        print(f"{count} problem{'s' if count != 1 else ''} in {content}.", file=sys.stderr)
         return None
 
 
@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         print(f"{args.out} was left as it was.", file=sys.stderr)
         return 1
-    print(f"Built {pages} pages ({len(catalog.site.languages)} languages) into {args.out}/ in "
+    languages = len(catalog.site.languages)
+    print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
           f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")
     return 0
 
@@ -148,7 +149,7 @@ def _size(catalog, args) -> int:
     wanted = args.model.lower()
     model = next((m for m in catalog.models if wanted in (m.id.lower(), m.slug)), None)
     if model is None:
-        print(f"size: no model {args.model!r} in {args.content} (ids and slugs: "
+        print(f"size: no model {args.model!r} in {args.content} (slugs: "
               f"{', '.join(sorted(m.slug for m in catalog.models))})", file=sys.stderr)
         return 2
     if model.architecture is None:

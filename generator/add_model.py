@@ -9,8 +9,8 @@ from pathlib import Path
 import yaml
 
 from generator.checkpoint import CheckpointError, read_checkpoint
-from generator.hf_config import model_record, record_slug
-from generator.schema import todo_paths
+from generator.hf_config import model_record, model_type, record_slug
+from generator.schema import TODO, todo_paths
 
 
 def add_model(folder: Path, content_dir: Path, repo_id: str | None, force: bool) -> tuple[Path, list[str]]:
@@ -27,6 +27,8 @@ def add_model(folder: Path, content_dir: Path, repo_id: str | None, force: bool)
     if target.exists() and not force:
         raise CheckpointError(f"{target}: already exists (use --force to overwrite it)")
     todos = todo_paths(record)
+    if record.get("architecture") == TODO:
+        todos[todos.index("architecture")] = f"architecture (model_type {model_type(checkpoint)!r} is not one add-model reads)"
     header = [f"# {record['name']}: written by add-model from {folder.name}/."]
     if todos:
         header.append("# Fill in every TODO (a value and its source) or delete the optional ones; `check` lists them.")

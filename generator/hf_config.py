@@ -106,8 +106,8 @@ def _formats(config: dict) -> tuple[dict, str | None]:
         return {"routed_experts": "mxfp4"}, "MXFP4 (experts) + BF16"
     if method:
         return {}, None  # a format the engine does not know: the precision stays a to-do
-    dtype = str(config.get("torch_dtype") or config.get("dtype") or "bfloat16")
-    return {}, {"bfloat16": "BF16", "float16": "FP16", "float32": "FP32"}.get(dtype)
+    dtype = str(config.get("torch_dtype") or config.get("dtype"))
+    return {}, {"bfloat16": "BF16", "float16": "FP16", "float32": "FP32"}.get(dtype)  # None: a to-do
 
 
 def _extra_layers(model_type: str, text: dict, names: tuple[str, ...], layers: int) -> dict:
@@ -223,6 +223,11 @@ def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
     else:
         record["architecture"] = TODO
     return record
+
+
+def model_type(checkpoint: Checkpoint) -> str:
+    config = checkpoint.config
+    return str(_text_config(config).get("model_type") or config.get("model_type"))
 
 
 def record_slug(record: dict) -> str:
