@@ -49,6 +49,7 @@ class ModelPage:
     detail: DetailedSizing | None  # None: the catalog has no architecture for this model
     commands: LaunchCommands | None
     computed_params: int | None  # the architecture's total, to compare with the published count
+    own_prices: bool  # every price is the brand's own (else the page says where prices come from)
 
     def serving_at(self, bits: int) -> Requirement:
         return next(r for r in self.serving if r.key == str(bits))
@@ -144,6 +145,7 @@ def model_page(model: Model, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
         detail=detail,
         commands=commands,
         computed_params=sum(detail.params_by_component.values()) if detail else None,
+        own_prices=all(g.price_provider == site.brand for g in gpus if g.price_per_gpu_hour is not None),
     )
 
 

@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 import jinja2
 from markupsafe import Markup
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_currency, format_decimal, format_percent, get_group_symbol
@@ -118,6 +119,7 @@ class Renderer:
             percent=self.percent,
             params_short=self.params_short,
             gb_fine=self.gigabytes_fine,
+            or_list=self.or_list,
             rate=self.rate,
             code=code_block,
         )
@@ -147,8 +149,14 @@ class Renderer:
     def gigabytes(self, byte_count: int) -> str:
         return self.number(int((Decimal(byte_count) / 10**9).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
 
+    def or_list(self, items) -> str:
+        """1, 2, 4 or 8 (pt: 1, 2, 4 ou 8)."""
+        return format_list([self.number(item) for item in items], style="or", locale=self.locale)
+
     def gigabytes_fine(self, byte_count: int) -> str:
-        """GB with the decimals a small figure needs: 0.23, 4.84, 29.2, 1,561."""
+        """GB with the decimals a small figure needs: 0.23, 4.84, 29.2, 1,561 (and < 0.01)."""
+        if 0 < byte_count < 5 * 10**6:
+            return "< " + format_decimal(Decimal("0.01"), locale=self.locale)
         gigabytes = Decimal(byte_count) / 10**9
         pattern = "#,##0.##" if abs(gigabytes) < 10 else "#,##0.#" if abs(gigabytes) < 100 else "#,##0"
         return format_decimal(gigabytes, format=pattern, locale=self.locale)

@@ -37,7 +37,7 @@ def test_figures_follow_from_the_architecture(catalog, pages):
     assert "| Per token, layers that see the whole context | 27,648 B | 13,824 B |" in kimi
     assert "| Routed experts | 2,722,740,830,208 | 1,446 GB |" in kimi
     assert "| Users at the full context (1,048,576 tokens) | 17 |" in kimi
-    assert "The maker's API: $3.00 per million input tokens, $15.00 per million output tokens." in kimi
+    assert "The official API: $3.00 per million input tokens, $15.00 per million output tokens." in kimi
     assert '--override-tensor "\\.ffn_.*_exps\\.=CPU"' in kimi
     llama = twin(catalog, pages, "pt", "llama-3-1-70b-instruct")
     assert "| Por token, camadas que veem todo o contexto | 327.680 B | 163.840 B |" in llama

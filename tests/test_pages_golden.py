@@ -50,6 +50,11 @@ SEED_DIFFERENCES = {
     "| Licença | `other` |": None,
     # the weights went public on 2026-07-27 (sources in content/models/kimi-k3.yaml)
     "| Data de lançamento | `2026-06-13` |": "| Data de lançamento | `2026-07-27` |",
+    # the shipped prices are public list prices (RunPod) and Arrakis's B300 price, not all of them
+    # Arrakis's own: the page says where they come from (the seed's words return with the brand's
+    # own price list, see test_own_prices_keep_the_seed_sentence)
+    "**Quanto custa rodar o Kimi-K3?** Em 16 bits ele precisa de mais de uma máquina de 8 GPUs; em 4 bits, de 8 GPUs B300. Cada configuração desta página mostra o menor preço por GPU-hora na Arrakis agora, e você paga por hora a partir de um saldo pré-pago.":
+        "**Quanto custa rodar o Kimi-K3?** Em 16 bits ele precisa de mais de uma máquina de 8 GPUs; em 4 bits, de 8 GPUs B300. Cada configuração desta página mostra o menor preço por GPU-hora que encontramos com fonte (o provedor e a data estão na página de cada GPU); na Arrakis você paga por hora a partir de um saldo pré-pago.",
 }
 
 
@@ -87,3 +92,14 @@ def test_fast_integer_format_is_babels(catalog, lang, value):
 
     renderer = Renderer(catalog.site, lang)
     assert renderer.number(value) == format_decimal(value, locale=renderer.locale)
+
+
+def test_own_prices_keep_the_seed_sentence(catalog):
+    """With every price the brand's own, the cost answer is the seed page's, word for word."""
+    from dataclasses import replace
+
+    gpus = tuple(replace(g, price_provider=catalog.site.brand) for g in catalog.gpus)
+    own = replace(catalog, gpus=gpus)
+    text = twin(own, "pt", "models/kimi-k3")
+    seed = next(line for line in SEED_PAGE.read_text(encoding="utf-8").splitlines() if line.startswith("**Quanto custa"))
+    assert seed in text.splitlines()
