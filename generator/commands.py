@@ -14,7 +14,7 @@ from generator.records import Model
 # NOTE: llama.cpp's selective MoE offload (seed 000, step 5): attention on the GPU, the expert
 # tensors (ffn_*_exps) in system RAM.
 EXPERTS_ON_CPU = r'--override-tensor "\.ffn_.*_exps\.=CPU"'
-LLAMA_CPP_CONTEXT = 32_768
+LLAMA_CPP_CONTEXT = 32_768  # llama.cpp offload is for trying a model, not for long contexts
 
 
 @dataclass(frozen=True)

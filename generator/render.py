@@ -44,7 +44,7 @@ TEMPLATES = {
 
 
 # Text that is already Markdown (escaped catalog text, links, macro output). Jinja's autoescape
-# passes it through; everything else goes through `_finalize`, which escapes it for Markdown.
+# passes it through; everything else goes through `as_markdown`, which escapes it for Markdown.
 Markdown = Markup
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|])")
@@ -74,10 +74,6 @@ def code_block(command: str) -> Markdown:
     return Markdown(command.replace("```", ""))
 
 
-def _finalize(value: object) -> object:
-    return as_markdown(value)
-
-
 def load_translations(lang: str, locales_dir: Path = LOCALES_DIR) -> gettext.GNUTranslations:
     """Compile locales/<lang>/LC_MESSAGES/messages.po in memory (no .mo file is committed)."""
     po_path = locales_dir / lang / "LC_MESSAGES" / "messages.po"
@@ -101,12 +97,12 @@ class Renderer:
         self.group_symbol = get_group_symbol(self.locale)
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
-            finalize=_finalize,
+            finalize=as_markdown,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
-            autoescape=True,  # with `_finalize`: Markdown escaping, and macros return Markdown
+            autoescape=True,  # with `as_markdown`: Markdown escaping, and macros return Markdown
         )
         translations = load_translations(lang)
         self.gettext = translations.gettext

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.deployment import SHORT_CONTEXT
 from generator.formats import FormatSize, format_table
 from generator.kvcache import kv_cache
 from generator.plans import RUNTIME_OVERHEAD, Setup, cheapest_setup
@@ -38,7 +39,7 @@ class SizeReport:
 
 
 def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: int | None, batch: int) -> SizeReport:
-    context = context or model.context_window or 32_768
+    context = context or model.context_window or SHORT_CONTEXT
     weights = next(row for row in format_table(model) if row.key == PRECISIONS[precision])
     cache = kv_cache(model.architecture, 16)
     kv_bytes = cache.bytes(context, batch)
