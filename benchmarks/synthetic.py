@@ -6,7 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
-from generator.paths import slugify
+from generator.catalog.slugs import slugify
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.catalog import load_catalog
+from generator.catalog.loader import load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.__main__ import main
-from generator.catalog import CatalogError, load_catalog
-from generator.checkpoint import CheckpointError, parameter_count, read_checkpoint, read_safetensors_header
-from generator.paths import slugify
-from generator.weights import params_by_component
+from generator.cli.main import main
+from generator.catalog.loader import CatalogError, load_catalog
+from generator.catalog.checkpoint import CheckpointError, parameter_count, read_checkpoint, read_safetensors_header
+from generator.catalog.slugs import slugify
+from generator.sizing.weights import params_by_component
 from tests import hf_configs
 
 DTYPE_BYTES = {"BF16": 2, "F32": 4, "U8": 1, "F8_E4M3": 1}

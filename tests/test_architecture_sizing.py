@@ -5,13 +5,13 @@ from decimal import Decimal
 
 import pytest
 
-from generator.deployment import detailed_sizing
-from generator.formats import format_table, native_bytes
-from generator.kvcache import kv_cache, tokens_that_fit
-from generator.plans import parallel_sizes, tensor_parallel_fits
-from generator.records import Architecture, Attention
-from generator.speed import decode_tokens_per_second, offloaded_tokens_per_second, token_read
-from generator.weights import params_by_component
+from generator.sizing.detailed import detailed_sizing
+from generator.sizing.formats import format_table, native_bytes
+from generator.sizing.kv_cache import kv_cache, tokens_that_fit
+from generator.sizing.setups import parallel_sizes, tensor_parallel_fits
+from generator.catalog.records import Architecture, Attention
+from generator.sizing.speed import decode_tokens_per_second, offloaded_tokens_per_second, token_read
+from generator.sizing.weights import params_by_component
 
 
 def by_slug(catalog, slug):
@@ -131,7 +131,7 @@ def test_tensor_parallel_check(heads, kv_heads, size, fits):
 
 
 def test_parallel_sizes_fall_back_to_pipeline_stages(catalog):
-    from generator.plans import Setup
+    from generator.sizing.setups import Setup
 
     b300 = next(g for g in catalog.gpus if g.slug == "b300")
     assert parallel_sizes(gqa(48, 12), Setup(b300, 8)) == (4, 2)
@@ -185,7 +185,7 @@ def test_speed_bounds(catalog):
     ],
 )
 def test_tokens_of_one_sequence_count_state_and_windows_once(room, expected):
-    from generator.kvcache import KvCache
+    from generator.sizing.kv_cache import KvCache
 
     cache = KvCache(bytes_per_token=100, window_bytes_per_token=50, window_tokens=10, state_bytes=1_000)
     assert tokens_that_fit(cache, room) == expected
@@ -193,7 +193,7 @@ def test_tokens_of_one_sequence_count_state_and_windows_once(room, expected):
 
 
 def test_only_windows_means_any_length():
-    from generator.kvcache import KvCache
+    from generator.sizing.kv_cache import KvCache
 
     cache = KvCache(bytes_per_token=0, window_bytes_per_token=50, window_tokens=10, state_bytes=0)
     assert tokens_that_fit(cache, 499) == 9

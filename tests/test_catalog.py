@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from decimal import Decimal
 
-from generator.catalog import CatalogError, load_catalog
+from generator.catalog.loader import CatalogError, load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 

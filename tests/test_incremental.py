@@ -103,7 +103,7 @@ class Terminal:
 
 
 def test_progress_shows_on_a_terminal_only():
-    from generator.progress import Progress
+    from generator.site.progress import Progress
 
     for tty in (True, False):
         terminal = Terminal(tty)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from generator.pages import build_pages
-from generator.render import Renderer
+from generator.site.view_models import build_pages
+from generator.site.render import Renderer
 
 MODELS = ["kimi-k3", "deepseek-r1", "llama-3-1-70b-instruct", "gpt-oss-120b", "gemma-3-27b", "qwen3-next-80b-a3b-instruct"]
 HEADINGS = {

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.pages import build_pages
-from generator.render import Renderer
+from generator.site.view_models import build_pages
+from generator.site.render import Renderer
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"

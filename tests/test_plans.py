@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from generator.plans import Setup, gpus_needed, smallest_setup
-from generator.records import Gpu
+from generator.sizing.setups import Setup, gpus_needed, smallest_setup
+from generator.catalog.records import Gpu
 
 GB = 10**9
 

@@ -9,14 +9,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.catalog import CatalogError, load_catalog
-from generator.deployment import detailed_sizing
-from generator.formats import format_table
-from generator.kvcache import kv_cache
-from generator.pages import build_pages
-from generator.records import Architecture, Attention, LinearAttention, MixtureOfExperts, Model
-from generator.render import Renderer
-from generator.weights import params_by_component
+from generator.catalog.loader import CatalogError, load_catalog
+from generator.sizing.detailed import detailed_sizing
+from generator.sizing.formats import format_table
+from generator.sizing.kv_cache import kv_cache
+from generator.site.view_models import build_pages
+from generator.catalog.records import Architecture, Attention, LinearAttention, MixtureOfExperts, Model
+from generator.site.render import Renderer
+from generator.sizing.weights import params_by_component
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = re.compile(r"^[^:\n]+:\d+: [^:\n]+: .+$")

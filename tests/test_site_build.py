@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.paths import slugify
+from generator.catalog.slugs import slugify
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("pt", "en")

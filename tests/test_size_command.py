@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.__main__ import main
+from generator.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = {

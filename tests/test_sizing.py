@@ -2,7 +2,7 @@
 
 import pytest
 
-from generator.sizing import headline_sizing, serving_bytes
+from generator.sizing.headline import headline_sizing, serving_bytes
 
 KIMI_K3_PARAMS = 2_779_931_837_184
 GB = 10**9

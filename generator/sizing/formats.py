@@ -11,8 +11,8 @@ from math import ceil
 from types import MappingProxyType
 from typing import Mapping
 
-from generator.records import COMPONENTS, Model
-from generator.weights import Tensors, tensors
+from generator.catalog.records import COMPONENTS, Model
+from generator.sizing.weights import Tensors, tensors
 
 
 @dataclass(frozen=True)

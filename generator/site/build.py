@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
-from generator import pages as page_models
-from generator import paths
-from generator.files import write_if_changed
-from generator.postbuild import write_llms_txt, write_root_index, write_search_index, write_sitemap
-from generator.progress import Progress
-from generator.records import Catalog, Site
-from generator.render import LOCALES_DIR, TEMPLATES_DIR, Renderer
-from generator.structured_data import faq_items, json_ld, markdown_text
+from generator.site import view_models as page_models
+from generator.site import paths
+from generator.site.files import write_if_changed
+from generator.site.postbuild import write_llms_txt, write_root_index, write_search_index, write_sitemap
+from generator.site.progress import Progress
+from generator.catalog.records import Catalog, Site
+from generator.site.render import LOCALES_DIR, TEMPLATES_DIR, Renderer
+from generator.site.structured_data import faq_items, json_ld, markdown_text
 
 OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
 HOOKS_FILE = Path(__file__).with_name("mkdocs_hooks.py")
@@ -303,7 +303,7 @@ def _write_language(catalog, lang, specs, cache: _Cache, progress: Progress) -> 
 
 def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None) -> int:
     """Build the whole site into `out_dir`, atomically; return the number of pages written."""
-    from generator import progress as progress_module
+    from generator.site import progress as progress_module
 
     progress = progress or Progress()
     progress_module.current = progress

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.plans import Setup, parallel_sizes
-from generator.records import Model
+from generator.sizing.setups import Setup, parallel_sizes
+from generator.catalog.records import Model
 
 # NOTE: llama.cpp's selective MoE offload (seed 000, step 5): attention on the GPU, the expert
 # tensors (ffn_*_exps) in system RAM.

@@ -1,4 +1,4 @@
-"""Slugs and site paths: pure string helpers shared by the loader, the pages and the site writer.
+"""Site paths: pure string helpers shared by the view models, the renderer and the site writer.
 
 A page is named by its path inside a language, without extension: "index", "models",
 "models/kimi-k3", "gpus/b300". The helpers below turn that name into the files and URLs it has.
@@ -7,13 +7,7 @@ A page is named by its path inside a language, without extension: "index", "mode
 from __future__ import annotations
 
 import posixpath
-import re
 from urllib.parse import urlsplit
-
-
-def slugify(name: str) -> str:
-    """`Kimi-K3` -> `kimi-k3`: lowercase, runs of anything but [a-z0-9] become one '-'."""
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 def model_page(slug: str) -> str:

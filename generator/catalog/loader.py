@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from types import MappingProxyType
 
-from generator import schema
-from generator.paths import slugify
-from generator.records import (
+from generator.catalog import schema
+from generator.catalog.slugs import slugify
+from generator.catalog.records import (
     ApiPrice,
     CHECKPOINT_FORMATS,
     COMPONENTS,
@@ -26,8 +26,8 @@ from generator.records import (
     Source,
     VisionTower,
 )
-from generator.schema import Field, Problems, read_record
-from generator.yamlfile import YamlFile, YamlSyntaxError, read_yaml
+from generator.catalog.schema import Field, Problems, read_record
+from generator.catalog.yaml_file import YamlFile, YamlSyntaxError, read_yaml
 
 
 class CatalogError(Exception):

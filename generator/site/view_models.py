@@ -13,12 +13,12 @@ from typing import Callable
 from fractions import Fraction
 from urllib.parse import quote
 
-from generator import paths
-from generator.commands import LaunchCommands, launch_commands
-from generator.deployment import DetailedSizing, detailed_sizing
-from generator.plans import Setup, gpus_needed, smallest_setup
-from generator.records import Catalog, Gpu, Model, Site, Source
-from generator.sizing import SERVING_BITS, SERVING_OVERHEAD, headline_sizing
+from generator.site import paths
+from generator.sizing.launch_commands import LaunchCommands, launch_commands
+from generator.sizing.detailed import DetailedSizing, detailed_sizing
+from generator.sizing.setups import Setup, gpus_needed, smallest_setup
+from generator.catalog.records import Catalog, Gpu, Model, Site, Source
+from generator.sizing.headline import SERVING_BITS, SERVING_OVERHEAD, headline_sizing
 
 
 @dataclass(frozen=True)

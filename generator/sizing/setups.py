@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from math import ceil
 
-from generator.records import Architecture, Gpu
+from generator.catalog.records import Architecture, Gpu
 
 # NOTE: seed 000 puts the runtime's own use of GPU memory (activation buffers, CUDA graph
 # workspace, allocator fragmentation) at 5 % to 15 % of it; the detailed sections take 10 %.

@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from generator.formats import FormatSize, format_table
-from generator.kvcache import KvCache, kv_cache, sequences_that_fit, tokens_that_fit
-from generator.plans import RUNTIME_OVERHEAD, Setup, cheapest_setup, gpus_for_weights, machine_plan, tensor_parallel_fits
-from generator.records import Gpu, Model
-from generator.sizing import serving_bytes
-from generator.speed import (
+from generator.sizing.formats import FormatSize, format_table
+from generator.sizing.kv_cache import KvCache, kv_cache, sequences_that_fit, tokens_that_fit
+from generator.sizing.setups import RUNTIME_OVERHEAD, Setup, cheapest_setup, gpus_for_weights, machine_plan, tensor_parallel_fits
+from generator.catalog.records import Gpu, Model
+from generator.sizing.headline import serving_bytes
+from generator.sizing.speed import (
     OFFLOAD_BANDWIDTHS,
     TokenRead,
     decode_tokens_per_second,
@@ -22,7 +22,7 @@ from generator.speed import (
     price_per_million_tokens,
     token_read,
 )
-from generator.weights import params_by_component
+from generator.sizing.weights import params_by_component
 
 SHORT_CONTEXT = 32_768  # the "32k tokens" users of the concurrency figures
 USABLE = 1 - RUNTIME_OVERHEAD

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from generator.kvcache import KvCache
-from generator.records import Model
+from generator.sizing.kv_cache import KvCache
+from generator.catalog.records import Model
 
 # NOTE: seed 000, step 5: system RAM reached over PCIe gives ~30 to 60 GB/s, NVMe ~3 to 14 GB/s.
 OFFLOAD_BANDWIDTHS = {

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.checkpoint import Checkpoint, parameter_count
-from generator.paths import slugify
-from generator.schema import TODO
+from generator.catalog.checkpoint import Checkpoint, parameter_count
+from generator.catalog.slugs import slugify
+from generator.catalog.schema import TODO
 
 # Attention and MoE layouts by model_type (transformers' names).
 MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}

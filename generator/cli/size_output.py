@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.report import SizeReport
+from generator.sizing.size_report import SizeReport
 
 
 def _setup_json(report: SizeReport) -> dict | None:

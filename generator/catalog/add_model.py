@@ -8,9 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from generator.checkpoint import CheckpointError, read_checkpoint
-from generator.hf_config import model_record, model_type, record_slug
-from generator.schema import TODO, todo_paths
+from generator.catalog.checkpoint import CheckpointError, read_checkpoint
+from generator.catalog.hf_config import model_record, model_type, record_slug
+from generator.catalog.schema import TODO, todo_paths
 
 
 def add_model(folder: Path, content_dir: Path, repo_id: str | None, force: bool) -> tuple[Path, list[str]]:

@@ -23,11 +23,11 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_currency, format_decimal, format_percent, get_group_symbol
 
-from generator import pages as page_models
-from generator import paths
-from generator.records import Site
+from generator.site import view_models as page_models
+from generator.site import paths
+from generator.catalog.records import Site
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "site_templates"
 LOCALES_DIR = ROOT / "locales"
 

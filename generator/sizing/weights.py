@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.records import COMPONENTS, Architecture, Attention, LinearAttention, Model
+from generator.catalog.records import COMPONENTS, Architecture, Attention, LinearAttention, Model
 
 
 @dataclass(frozen=True)

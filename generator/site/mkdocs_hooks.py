@@ -1,6 +1,6 @@
 """MkDocs hooks (loaded by path from the generated mkdocs.yml): count pages as MkDocs writes them."""
 
-from generator import progress
+from generator.site import progress
 
 
 def on_post_page(output, page, config):

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.deployment import SHORT_CONTEXT
-from generator.formats import FormatSize, format_table
-from generator.kvcache import kv_cache
-from generator.plans import RUNTIME_OVERHEAD, Setup, cheapest_setup
-from generator.records import Gpu, Model
-from generator.sizing import SERVING_OVERHEAD, headline_sizing, serving_bytes
-from generator.speed import token_read
+from generator.sizing.detailed import SHORT_CONTEXT
+from generator.sizing.formats import FormatSize, format_table
+from generator.sizing.kv_cache import kv_cache
+from generator.sizing.setups import RUNTIME_OVERHEAD, Setup, cheapest_setup
+from generator.catalog.records import Gpu, Model
+from generator.sizing.headline import SERVING_OVERHEAD, headline_sizing, serving_bytes
+from generator.sizing.speed import token_read
 
 # `--precision` values and the formats-table row each one reads.
 PRECISIONS = {"16": "bf16", "8": "fp8", "4": "4bit", "native": "native"}

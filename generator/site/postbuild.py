@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from generator import paths
-from generator.files import write_if_changed
-from generator.render import escape_markdown
-from generator.records import Site
+from generator.site import paths
+from generator.site.files import write_if_changed
+from generator.site.render import escape_markdown
+from generator.catalog.records import Site
 
 
 def write_sitemap(site_dir: Path, site: Site, page_paths: list[str]) -> None:

@@ -13,9 +13,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from generator.paths import slugify
-from generator.records import Source
-from generator.yamlfile import YamlFile
+from generator.catalog.slugs import slugify
+from generator.catalog.records import Source
+from generator.catalog.yaml_file import YamlFile
 
 
 # What add-model writes where it could not determine a fact; `check` reports every one.

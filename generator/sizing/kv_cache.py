@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.records import Architecture
+from generator.catalog.records import Architecture
 
 
 @dataclass(frozen=True)

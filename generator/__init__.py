@@ -1,0 +1,1 @@
+"""VRAM Guide: catalog -> sizing -> site. `python -m generator --help` lists the commands."""

@@ -1,0 +1,1 @@
+"""The command line: build, check, size, add-model."""

@@ -1,0 +1,161 @@
+"""Command line: `python -m generator build|check|size|add-model` (see --help)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from generator.catalog.add_model import add_model
+from generator.catalog.loader import CatalogError, load_catalog
+from generator.catalog.checkpoint import CheckpointError
+from generator.site.render import BABEL_LOCALES
+from generator.sizing.size_report import PRECISIONS, size_report
+from generator.cli.size_output import report_json, report_text
+from generator.catalog.schema import REPO_ID
+from generator.site.build import BuildError, build_site
+
+DESCRIPTION = """\
+VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese and English.
+
+  build   validate content/ and write the site (default: site/); the previous site is replaced
+          only when the whole build succeeded
+  check   validate content/ only; one line per problem, exit code 2 if there is any
+  size    the sizing engine for one model: weights by component, KV cache, setup, speed
+  add-model
+          write content/models/<slug>.yaml from a Hugging Face checkpoint folder's small files
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m generator", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    content = argparse.ArgumentParser(add_help=False)
+    content.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
+    build = commands.add_parser("build", parents=[content], help="validate the catalog and build the site")
+    build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
+    build.add_argument("--base-url", help="absolute URL the site is served from, overriding site.yaml's base_url")
+    commands.add_parser("check", parents=[content], help="validate the catalog only")
+    size = commands.add_parser(
+        "size",
+        parents=[content],
+        help="size one model from its architecture",
+        description="Size one model: weights by component at a precision, KV cache at a context and "
+        "batch, the headline rule, fine-tuning, the cheapest setup that holds weights + KV cache "
+        "after 10%% runtime overhead, and an upper bound on decode speed. Bytes are exact; GB = 10^9 bytes.",
+    )
+    size.add_argument("model", metavar="MODEL", help="catalog id (moonshotai/Kimi-K3) or slug (kimi-k3)")
+    size.add_argument("--precision", choices=list(PRECISIONS), default="native",
+                      help="weights at 16 bits, 8 bits (FP8), 4 bits, or as published (default: native)")
+    size.add_argument("--context", type=_positive, metavar="TOKENS",
+                      help="tokens of context per sequence (default: the model's context window)")
+    size.add_argument("--batch", type=_positive, default=1, metavar="N", help="concurrent sequences (default: 1)")
+    size.add_argument("--json", action="store_true", help="print one JSON object with byte counts")
+    add = commands.add_parser(
+        "add-model",
+        parents=[content],
+        help="add a model from a checkpoint folder",
+        description="Read a Hugging Face checkpoint folder's config.json, model.safetensors.index.json, "
+        "the JSON headers of its .safetensors files (never the tensors) and "
+        "README.md front matter, and write content/models/<slug>.yaml. Facts it cannot read are "
+        "written as TODO; `check` lists them until they are filled in.",
+    )
+    add.add_argument("path", metavar="PATH", type=Path, help="the checkpoint folder")
+    add.add_argument("--id", dest="repo_id", metavar="ORG/NAME", help="the Hugging Face repo id (default: _name_or_path)")
+    add.add_argument("--force", action="store_true", help="overwrite an existing model file")
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})")
+    return value
+
+
+def _load(content: Path):
+    try:
+        return load_catalog(content)
+    except CatalogError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        count = len(error.problems)
+        print(f"{count} problem{'s' if count != 1 else ''} in {content}.", file=sys.stderr)
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "add-model":
+        return _add_model(args)
+    catalog = _load(args.content)
+    if catalog is None:
+        return 2
+    missing = [lang for lang in catalog.site.languages if lang not in BABEL_LOCALES]
+    if missing:
+        print(f"{args.content / 'site.yaml'}: languages: no translations for {', '.join(missing)} "
+              f"(available: {', '.join(BABEL_LOCALES)})", file=sys.stderr)
+        return 2
+    if args.command == "check":
+        print(f"{args.content}: {len(catalog.models)} models, {len(catalog.gpus)} GPUs, no problems.")
+        return 0
+    if args.command == "size":
+        return _size(catalog, args)
+    if args.base_url:
+        from dataclasses import replace
+
+        if not args.base_url.startswith(("https://", "http://")):
+            print(f"--base-url: must be an absolute http(s) URL (got {args.base_url!r})", file=sys.stderr)
+            return 2
+        base_url = args.base_url if args.base_url.endswith("/") else args.base_url + "/"
+        catalog = replace(catalog, site=replace(catalog.site, base_url=base_url))
+    started = time.monotonic()
+    try:
+        pages = build_site(catalog, args.out)
+    except BuildError as error:
+        print(f"error: {error}", file=sys.stderr)
+        print(f"{args.out} was left as it was.", file=sys.stderr)
+        return 1
+    languages = len(catalog.site.languages)
+    print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
+          f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")
+    return 0
+
+
+def _add_model(args) -> int:
+    if args.repo_id and not REPO_ID.fullmatch(args.repo_id):
+        print(f"--id: must be a Hugging Face repo id like org/Name (got {args.repo_id!r})", file=sys.stderr)
+        return 2
+    try:
+        path, todos = add_model(args.path, args.content, args.repo_id, args.force)
+    except CheckpointError as error:
+        print(f"add-model: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {path}")
+    if todos:
+        print(f"{len(todos)} to-do{'s' if len(todos) != 1 else ''}: {', '.join(todos)}")
+        print(f"fill them in (a value and its source), then run: python -m generator check --content {args.content}")
+    return 0
+
+
+def _size(catalog, args) -> int:
+    wanted = args.model.lower()
+    model = next((m for m in catalog.models if wanted in (m.id.lower(), m.slug)), None)
+    if model is None:
+        print(f"size: no model {args.model!r} in {args.content} (slugs: "
+              f"{', '.join(sorted(m.slug for m in catalog.models))})", file=sys.stderr)
+        return 2
+    if model.architecture is None:
+        print(f"size: {model.slug} has no architecture in {args.content}; add one to size it", file=sys.stderr)
+        return 2
+    report = size_report(model, catalog.gpus, args.precision, args.context, args.batch)
+    print(json.dumps(report_json(report), indent=2) if args.json else report_text(report))
+    return 0
+

@@ -1,0 +1,1 @@
+"""Pure sizing math over catalog records: bytes, setups, speed, commands. No I/O, no text formats."""
