@@ -144,10 +144,10 @@ def test_kimi_k3_serving_setup_and_capacity(catalog):
     assert (capacity.setup.gpu.slug, capacity.setup.count, capacity.setup.machines) == ("b300", 8, 1)
     assert capacity.overhead_bytes == 230_400_000_000  # 10 % of 8 × 288 GB
     room = 2_304_000_000_000 - 230_400_000_000 - capacity.weights_bytes
-    assert capacity.kv_room_bytes == room
+    assert capacity.room.bytes == room
     per_sequence = 27_648 * 1_048_576 + detail.kv16.state_bytes
-    assert capacity.users_full_context == room // per_sequence == 17
-    assert capacity.tokens == (room - detail.kv16.state_bytes) // 27_648
+    assert capacity.room.users_full_context == room // per_sequence == 17
+    assert capacity.room.tokens == (room - detail.kv16.state_bytes) // 27_648
     assert capacity.tensor_parallel_ok
 
 
@@ -203,8 +203,8 @@ def test_only_windows_means_any_length():
 def test_capacity_figures_agree_with_each_other(catalog):
     for model in catalog.models:
         capacity = detailed_sizing(model, catalog.gpus).capacity
-        if capacity.tokens is not None:
-            assert capacity.tokens >= min(capacity.users_full_context, 1) * model.context_window, model.slug
+        if capacity.room.tokens is not None:
+            assert capacity.room.tokens >= min(capacity.room.users_full_context, 1) * model.context_window, model.slug
 
 
 def test_a_dense_model_has_no_offload_figures(catalog):
@@ -216,7 +216,7 @@ def test_a_dense_model_has_no_offload_figures(catalog):
 def test_headline_room_can_be_negative(catalog):
     gemma = by_slug(catalog, "gemma-3-27b")
     four_bit = detailed_sizing(gemma, catalog.gpus).headline_rooms[1]
-    assert four_bit.bits == 4 and four_bit.room_bytes < 0 and four_bit.tokens == 0
+    assert four_bit.bits == 4 and four_bit.room.bytes < 0 and four_bit.room.tokens == 0
 
 
 def test_tied_embeddings_have_no_output_head(catalog):

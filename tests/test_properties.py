@@ -72,14 +72,15 @@ def models(draw):
     if windowed and not mla:
         attention = Attention(**{**attention.__dict__, "sliding_window": draw(st.integers(1, 4096)), "sliding_window_layers": windowed})
     experts = draw(st.one_of(st.none(), st.integers(2, 64)))
-    moe = None
+    moe = experts_per_token = None
     if experts:
-        moe = MixtureOfExperts(experts, draw(st.integers(1, experts)), draw(dims), shared_experts=draw(st.integers(0, 2)))
+        experts_per_token = draw(st.integers(1, experts))
+        moe = MixtureOfExperts(draw(dims), shared_experts=draw(st.integers(0, 2)))
     arch = Architecture(layers=layers, hidden_size=draw(dims), vocab_size=draw(st.integers(1, 5000)),
                         tied_embeddings=draw(st.booleans()), attention=attention, intermediate_size=draw(dims),
                         dense_layers=draw(st.integers(0, 1)) if moe else None, linear_attention=linear, moe=moe)
     model = Model(id="org/Generated", name="Generated", slug="generated", weights_url="https://example.org",
-                  params=1, experts=experts, experts_per_token=moe.experts_per_token if moe else None,
+                  params=1, experts=experts, experts_per_token=experts_per_token,
                   context_window=draw(st.integers(1, 2**20)), architecture=arch)
     params = sum(params_by_component(model).values())
     return Model(**{**model.__dict__, "params": params})
@@ -100,7 +101,7 @@ def test_sizing_numbers_are_finite_non_negative_and_monotonic(catalog, model, to
     assert kv_cache(model.architecture, 8).sequence_bytes(tokens) <= kv_cache(model.architecture, 16).sequence_bytes(tokens)
     detail = detailed_sizing(model, catalog.gpus)
     capacity = detail.capacity
-    assert capacity.kv_room_bytes >= 0 and capacity.users_full_context >= 1
+    assert capacity.room.bytes >= 0 and capacity.room.users_full_context >= 1
     speed = detail.speed
     assert math.isfinite(speed.tokens_per_second) and speed.tokens_per_second > 0
     assert all(math.isfinite(x) and x > 0 for pair in speed.offload.values() for x in pair)

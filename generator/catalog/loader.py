@@ -269,9 +269,7 @@ def _architecture(file: YamlFile, model: dict, problems: Problems) -> Architectu
         dense_layers=dense_layers,
         norms_per_layer=values.get("norms_per_layer", 2),
         linear_attention=LinearAttention(**linear) if linear else None,
-        moe=MixtureOfExperts(experts=model["experts"], experts_per_token=model["experts_per_token"], **moe)
-        if moe
-        else None,
+        moe=MixtureOfExperts(**moe) if moe else None,
         extra_layers=values.get("extra_layers", 0),
         extra_layers_embeddings=values.get("extra_layers_embeddings", False),
         vision=VisionTower(**parts["vision"]) if parts.get("vision") else None,

@@ -65,6 +65,14 @@ class Attention:
     indexer_heads: int | None = None  # DeepSeek sparse attention indexer (GLM-5)
     indexer_head_dim: int | None = None
 
+    @property
+    def query_dim(self) -> int:  # gqa: the width of all query heads
+        return self.heads * self.head_dim
+
+    @property
+    def kv_dim(self) -> int:  # gqa: the width of the key (or the value) heads
+        return self.kv_heads * self.head_dim
+
 
 @dataclass(frozen=True)
 class LinearAttention:
@@ -78,11 +86,20 @@ class LinearAttention:
     value_head_dim: int
     conv_kernel: int
 
+    @property
+    def key_dim(self) -> int:  # the width of all key heads
+        return self.key_heads * self.key_head_dim
+
+    @property
+    def value_dim(self) -> int:  # the width of all value heads
+        return self.value_heads * self.value_head_dim
+
 
 @dataclass(frozen=True)
 class MixtureOfExperts:
-    experts: int  # routed experts (the model's `experts` fact)
-    experts_per_token: int
+    """The MoE block's shapes; how many routed experts, and how many per token, are the model's
+    `experts` and `experts_per_token` facts."""
+
     expert_intermediate_size: int
     shared_experts: int = 0
     shared_expert_intermediate_size: int | None = None  # default: expert_intermediate_size
@@ -117,6 +134,20 @@ class Architecture:
     vision: VisionTower | None = None
     formats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # component -> format
     default_format: str = "bf16"
+
+    @property
+    def attention_layers(self) -> int:
+        """Softmax-attention layers: every layer but the linear-attention ones."""
+        return self.layers - (self.linear_attention.layers if self.linear_attention else 0)
+
+    @property
+    def dense_mlp_layers(self) -> int:
+        """Layers with a dense MLP: all of them without MoE, else the leading dense ones."""
+        return self.layers if self.moe is None else (self.dense_layers or 0)
+
+    @property
+    def moe_layers(self) -> int:
+        return self.layers - self.dense_mlp_layers
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,7 @@ def model_page(model: Model, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
     detail = detailed_sizing(model, gpus) if model.architecture else None
     commands = None
     if detail is not None and detail.capacity is not None:
-        commands = launch_commands(model, detail.capacity.setup, detail.context)
+        commands = launch_commands(model, detail.capacity.setup, detail.capacity.split, detail.context)
     return ModelPage(
         path=paths.model_page(model.slug),
         model=model,

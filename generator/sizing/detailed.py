@@ -10,8 +10,18 @@ from decimal import Decimal
 from fractions import Fraction
 
 from generator.sizing.formats import FormatSize, format_table
-from generator.sizing.kv_cache import KvCache, kv_cache, sequences_that_fit, tokens_that_fit
-from generator.sizing.setups import RUNTIME_OVERHEAD, Setup, cheapest_setup, gpus_for_weights, machine_plan, tensor_parallel_fits
+from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
+from generator.sizing.setups import (
+    RUNTIME_OVERHEAD,
+    RUNTIME_OVERHEAD_RANGE,
+    USABLE_SHARE,
+    ParallelSplit,
+    Setup,
+    cheapest_setup,
+    gpus_for_weights,
+    machine_plan,
+    parallel_sizes,
+)
 from generator.catalog.records import Gpu, Model
 from generator.sizing.headline import serving_bytes
 from generator.sizing.speed import (
@@ -24,23 +34,23 @@ from generator.sizing.speed import (
 )
 from generator.sizing.weights import params_by_component
 
-SHORT_CONTEXT = 32_768  # the "32k tokens" users of the concurrency figures
-USABLE = 1 - RUNTIME_OVERHEAD
 GPU_TABLE_FORMATS = ("bf16", "fp8", "native", "4bit")
 
 
 @dataclass(frozen=True)
 class Capacity:
-    """What the memory left beside the weights holds, on one setup, with 16-bit KV."""
+    """One setup holding the published weights: the runtime's share, the room left, the split."""
 
     setup: Setup
     weights_bytes: int
     overhead_bytes: int
-    kv_room_bytes: int
-    tokens: int | None  # of one long sequence; None: any length (every layer has a window)
-    users_full_context: int
-    users_short_context: int
-    tensor_parallel_ok: bool
+    room: KvRoom
+    split: ParallelSplit
+
+    @property
+    def tensor_parallel_ok(self) -> bool:
+        """Whether the heads split over every GPU of one machine (else fewer, and pipeline stages)."""
+        return self.split.tensor == self.setup.count
 
 
 @dataclass(frozen=True)
@@ -48,7 +58,11 @@ class GpuRow:
     gpu: Gpu
     for_weights: dict[str, int]  # format key -> GPUs whose memory adds up to the weights
     plan: Setup  # native weights + overhead + one full-context sequence: one machine or several
-    tensor_parallel_ok: bool
+    split: ParallelSplit
+
+    @property
+    def tensor_parallel_ok(self) -> bool:
+        return self.split.tensor == self.plan.count
 
 
 @dataclass(frozen=True)
@@ -58,9 +72,7 @@ class HeadlineRoom:
     bits: int
     serving_bytes: int
     weights_bytes: int
-    room_bytes: int  # negative: the headline does not even hold the real weights
-    tokens: int | None
-    users_full_context: int
+    room: KvRoom
 
 
 @dataclass(frozen=True)
@@ -88,6 +100,7 @@ class DetailedSizing:
     gpu_rows: tuple[GpuRow, ...]
     speed: Speed | None  # None: the setup's bandwidth is not published
     runtime_overhead: Fraction = RUNTIME_OVERHEAD
+    runtime_overhead_range: tuple[Fraction, Fraction] = RUNTIME_OVERHEAD_RANGE
     short_context: int = SHORT_CONTEXT
 
     @property
@@ -97,30 +110,18 @@ class DetailedSizing:
 
 def _capacity(model: Model, setup: Setup, weights: int, cache: KvCache, context: int) -> Capacity:
     overhead = round(setup.memory_bytes * RUNTIME_OVERHEAD)
-    room = setup.memory_bytes - overhead - weights
     return Capacity(
         setup=setup,
         weights_bytes=weights,
         overhead_bytes=overhead,
-        kv_room_bytes=room,
-        tokens=tokens_that_fit(cache, room),
-        users_full_context=sequences_that_fit(cache, room, context),
-        users_short_context=sequences_that_fit(cache, room, min(SHORT_CONTEXT, context)),
-        tensor_parallel_ok=tensor_parallel_fits(model.architecture, setup.count),
+        room=kv_room(cache, setup.memory_bytes - overhead - weights, context),
+        split=parallel_sizes(model.architecture, setup),
     )
 
 
 def _headline_room(model: Model, bits: int, weights: int, cache: KvCache, context: int) -> HeadlineRoom:
     serving = serving_bytes(model.params, bits)
-    room = serving - weights
-    return HeadlineRoom(
-        bits=bits,
-        serving_bytes=serving,
-        weights_bytes=weights,
-        room_bytes=room,
-        tokens=tokens_that_fit(cache, room),
-        users_full_context=sequences_that_fit(cache, room, context),
-    )
+    return HeadlineRoom(bits, serving, weights, kv_room(cache, serving - weights, context))
 
 
 def _speed(model: Model, capacity: Capacity, native: dict[str, int], cache: KvCache, context: int) -> Speed | None:
@@ -149,21 +150,21 @@ def _speed(model: Model, capacity: Capacity, native: dict[str, int], cache: KvCa
 
 def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
     arch = model.architecture
-    context = model.context_window or SHORT_CONTEXT
+    context = default_context(model)
     formats = format_table(model)
     native = next(f for f in formats if f.key == "native")
     kv16, kv8 = kv_cache(arch, 16), kv_cache(arch, 8)
     # The serving setup: native weights plus one sequence at the full context, after overhead.
     need = native.bytes + kv16.sequence_bytes(context)
-    setup = cheapest_setup(need, gpus, USABLE, multi_node=True)
+    setup = cheapest_setup(need, gpus, USABLE_SHARE, multi_node=True)
     capacity = _capacity(model, setup, native.bytes, kv16, context) if setup else None
     by_key = {f.key: f.bytes for f in formats}
     rows = tuple(
         GpuRow(
             gpu=gpu,
             for_weights={key: gpus_for_weights(by_key[key], gpu) for key in GPU_TABLE_FORMATS},
-            plan=(plan := machine_plan(need, gpu, USABLE)),
-            tensor_parallel_ok=tensor_parallel_fits(arch, plan.count),
+            plan=(plan := machine_plan(need, gpu, USABLE_SHARE)),
+            split=parallel_sizes(arch, plan),
         )
         for gpu in gpus
     )

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.catalog.records import Architecture
+from generator.catalog.records import Architecture, Model
+
+# NOTE: the "32k tokens" of the concurrency figures, and the context a model is sized at when
+# its context window is not published.
+SHORT_CONTEXT = 32_768
+
+
+def default_context(model: Model) -> int:
+    """The context a model is sized at unless asked otherwise: its whole context window."""
+    return model.context_window or SHORT_CONTEXT
 
 
 @dataclass(frozen=True)
@@ -33,25 +42,22 @@ def _per_layer_elements(arch: Architecture) -> int:
         # DeepSeek sparse attention also caches one indexer key per token and layer.
         return elements + (attention.indexer_head_dim or 0)
     # GQA / MHA: a key and a value of head_dim for every KV head.
-    return 2 * attention.kv_heads * attention.head_dim
+    return 2 * attention.kv_dim
 
 
 def kv_cache(arch: Architecture, bits: int = 16) -> KvCache:
     linear = arch.linear_attention
-    attention_layers = arch.layers - (linear.layers if linear else 0)
     windowed = arch.attention.sliding_window_layers
     per_layer = _per_layer_elements(arch) * bits // 8
     state = 0
     if linear:
         # NOTE: a delta-rule layer keeps a key_dim × value_dim matrix per value head, plus the
         # last (conv_kernel - 1) inputs of its short convolution over q, k and v.
-        key_dim = linear.key_heads * linear.key_head_dim
-        value_dim = linear.value_heads * linear.value_head_dim
         matrix = linear.value_heads * linear.key_head_dim * linear.value_head_dim
-        conv = (linear.conv_kernel - 1) * (2 * key_dim + value_dim)
+        conv = (linear.conv_kernel - 1) * (2 * linear.key_dim + linear.value_dim)
         state = linear.layers * (matrix + conv) * bits // 8
     return KvCache(
-        bytes_per_token=(attention_layers - windowed) * per_layer,
+        bytes_per_token=(arch.attention_layers - windowed) * per_layer,
         window_bytes_per_token=windowed * per_layer,
         window_tokens=arch.attention.sliding_window or 0,
         state_bytes=state,
@@ -73,3 +79,22 @@ def tokens_that_fit(cache: KvCache, room_bytes: int) -> int | None:
 
 def sequences_that_fit(cache: KvCache, room_bytes: int, tokens: int) -> int:
     return max(room_bytes, 0) // cache.sequence_bytes(tokens)
+
+
+@dataclass(frozen=True)
+class KvRoom:
+    """What memory left beside the weights holds, with 16-bit KV."""
+
+    bytes: int  # negative: the weights alone do not fit
+    tokens: int | None  # of one long sequence; None: any length (every layer has a window)
+    users_full_context: int
+    users_short_context: int
+
+
+def kv_room(cache: KvCache, room_bytes: int, context: int) -> KvRoom:
+    return KvRoom(
+        bytes=room_bytes,
+        tokens=tokens_that_fit(cache, room_bytes),
+        users_full_context=sequences_that_fit(cache, room_bytes, context),
+        users_short_context=sequences_that_fit(cache, room_bytes, min(SHORT_CONTEXT, context)),
+    )

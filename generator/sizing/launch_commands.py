@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.sizing.setups import Setup, parallel_sizes
+from generator.sizing.setups import ParallelSplit, Setup
 from generator.catalog.records import Model
 
 # NOTE: llama.cpp's selective MoE offload (seed 000, step 5): attention on the GPU, the expert
@@ -19,21 +19,23 @@ LLAMA_CPP_CONTEXT = 32_768  # llama.cpp offload is for trying a model, not for l
 
 @dataclass(frozen=True)
 class LaunchCommands:
-    tensor_parallel: int
-    pipeline_parallel: int
     vllm: str
     sglang: str
     llama_cpp: str
     llama_cpp_offload: str | None  # MoE models only
 
 
-def launch_commands(model: Model, setup: Setup, context: int) -> LaunchCommands:
-    tensor, pipeline = parallel_sizes(model.architecture, setup)
+def launch_commands(model: Model, setup: Setup, split: ParallelSplit, context: int) -> LaunchCommands:
+    tensor, pipeline = split
     vllm = f"vllm serve {model.id} \\\n  --tensor-parallel-size {tensor}"
     if pipeline > 1:
         vllm += f" \\\n  --pipeline-parallel-size {pipeline}"
     vllm += f" \\\n  --max-model-len {context}"
-    sglang = f"python -m sglang.launch_server \\\n  --model-path {model.id} \\\n  --tp {tensor * pipeline}"
+    # NOTE: SGLang takes the same split as vLLM: --tp over the GPUs of a layer, --pp-size stages
+    # (sglang/srt/server_args.py: "--pipeline-parallel-size", alias "--pp-size").
+    sglang = f"python -m sglang.launch_server \\\n  --model-path {model.id} \\\n  --tp {tensor}"
+    if pipeline > 1:
+        sglang += f" \\\n  --pp-size {pipeline}"
     if setup.machines > 1:
         sglang += f" \\\n  --nnodes {setup.machines} --node-rank 0 --dist-init-addr HEAD_NODE_IP:5000"
     sglang += f" \\\n  --context-length {context}"
@@ -43,4 +45,4 @@ def launch_commands(model: Model, setup: Setup, context: int) -> LaunchCommands:
     offload = None
     if model.architecture.moe is not None:
         offload = f"llama-server \\\n  -m {gguf} \\\n  --n-gpu-layers 99 \\\n  {EXPERTS_ON_CPU} \\\n  --ctx-size {llama_context}"
-    return LaunchCommands(tensor, pipeline, vllm, sglang, llama, offload)
+    return LaunchCommands(vllm, sglang, llama, offload)

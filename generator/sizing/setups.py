@@ -6,12 +6,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from math import ceil
+from typing import NamedTuple
 
 from generator.catalog.records import Architecture, Gpu
 
 # NOTE: seed 000 puts the runtime's own use of GPU memory (activation buffers, CUDA graph
 # workspace, allocator fragmentation) at 5 % to 15 % of it; the detailed sections take 10 %.
+RUNTIME_OVERHEAD_RANGE = (Fraction(5, 100), Fraction(15, 100))
 RUNTIME_OVERHEAD = Fraction(1, 10)
+USABLE_SHARE = 1 - RUNTIME_OVERHEAD  # of GPU memory, for weights and KV cache
 MACHINE_SIZE = 8  # GPUs in the largest machine the headline considers ("8-GPU machine")
 
 
@@ -105,8 +108,14 @@ def tensor_parallel_fits(arch: Architecture, size: int) -> bool:
     return linear is None or (linear.key_heads % size == 0 and linear.value_heads % size == 0)
 
 
-def parallel_sizes(arch: Architecture, setup: Setup) -> tuple[int, int]:
-    """(tensor-parallel, pipeline-parallel) sizes: tensor parallel inside a machine, as wide as the
-    heads allow; pipeline stages for the rest (across machines, or where the heads do not split)."""
+class ParallelSplit(NamedTuple):
+    """How a setup's GPUs share the model: tensor × pipeline = every GPU of the setup."""
+
+    tensor: int  # GPUs one layer is split over, inside one machine
+    pipeline: int  # stages of consecutive layers, across machines or where heads do not split
+
+
+def parallel_sizes(arch: Architecture, setup: Setup) -> ParallelSplit:
+    """Tensor parallel inside a machine, as wide as the heads allow; pipeline stages for the rest."""
     tensor = max(size for size in range(1, setup.count + 1) if setup.count % size == 0 and tensor_parallel_fits(arch, size))
-    return tensor, setup.total_gpus // tensor
+    return ParallelSplit(tensor, setup.total_gpus // tensor)

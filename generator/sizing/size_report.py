@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.sizing.detailed import SHORT_CONTEXT
 from generator.sizing.formats import FormatSize, format_table
-from generator.sizing.kv_cache import kv_cache
-from generator.sizing.setups import RUNTIME_OVERHEAD, Setup, cheapest_setup
+from generator.sizing.kv_cache import default_context, kv_cache
+from generator.sizing.setups import USABLE_SHARE, Setup, cheapest_setup
 from generator.catalog.records import Gpu, Model
 from generator.sizing.headline import SERVING_OVERHEAD, headline_sizing, serving_bytes
 from generator.sizing.speed import token_read
@@ -39,7 +38,7 @@ class SizeReport:
 
 
 def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: int | None, batch: int) -> SizeReport:
-    context = context or model.context_window or SHORT_CONTEXT
+    context = context or default_context(model)
     weights = next(row for row in format_table(model) if row.key == PRECISIONS[precision])
     cache = kv_cache(model.architecture, 16)
     kv_bytes = cache.bytes(context, batch)
@@ -49,7 +48,7 @@ def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: in
     else:
         serving = serving_bytes(model.params, int(precision))
     required = weights.bytes + kv_bytes
-    setup = cheapest_setup(required, gpus, 1 - RUNTIME_OVERHEAD, multi_node=True)
+    setup = cheapest_setup(required, gpus, USABLE_SHARE, multi_node=True)
     per_sequence = total = None
     if setup is not None and setup.bandwidth_per_machine is not None:
         read = token_read(model, weights.by_component, cache, context)

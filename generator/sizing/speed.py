@@ -43,8 +43,7 @@ class TokenRead:
 
 def token_read(model: Model, weight_bytes: dict[str, int], cache: KvCache, context: int) -> TokenRead:
     arch = model.architecture
-    moe = arch.moe
-    active = Fraction(moe.experts_per_token, moe.experts) if moe else Fraction(0)
+    active = Fraction(model.experts_per_token, model.experts) if arch.moe else Fraction(0)
     resident = sum(v for k, v in weight_bytes.items() if k not in NOT_READ and k != "routed_experts")
     if arch.tied_embeddings:  # the embedding table is also the output head, read whole per token
         resident += weight_bytes["embeddings"]

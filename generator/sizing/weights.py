@@ -26,8 +26,8 @@ class Tensors:
 
 
 def _gqa(arch: Architecture, attention: Attention, layers: int, component: str) -> list[Tensors]:
-    hidden, heads, kv = arch.hidden_size, attention.heads, attention.kv_heads
-    q_dim, kv_dim = heads * attention.head_dim, kv * attention.head_dim
+    hidden, heads = arch.hidden_size, attention.heads
+    q_dim, kv_dim = attention.query_dim, attention.kv_dim
     # NOTE: a gated attention output (Qwen3-Next) doubles the query projection: query and gate.
     q_out = q_dim * (2 if attention.output_gate else 1)
     tensors = [
@@ -91,8 +91,7 @@ def _mla(arch: Architecture, attention: Attention, layers: int, component: str) 
 
 def _linear(arch: Architecture, linear: LinearAttention) -> list[Tensors]:
     hidden, layers = arch.hidden_size, linear.layers
-    key_dim = linear.key_heads * linear.key_head_dim
-    value_dim = linear.value_heads * linear.value_head_dim
+    key_dim, value_dim = linear.key_dim, linear.value_dim
     if linear.kind == "gated_deltanet":
         # NOTE: Qwen3-Next Gated DeltaNet (modeling_qwen3_next.py): fused q, k, v, z projection,
         # b and a gates per value head, a short causal convolution over q, k, v.
@@ -126,11 +125,12 @@ def _attention(arch: Architecture, layers: int, component: str) -> list[Tensors]
     return build(arch, arch.attention, layers, component)
 
 
-def _moe_layer(arch: Architecture, layers: int, component: str | None = None) -> list[Tensors]:
+def _moe_layer(model: Model, layers: int, component: str | None = None) -> list[Tensors]:
     """Router, routed and shared experts of `layers` MoE layers (component overrides all)."""
+    arch = model.architecture
     moe, hidden = arch.moe, arch.hidden_size
     width = moe.latent_size or hidden
-    experts = moe.experts
+    experts = model.experts
     shared_width = moe.shared_expert_intermediate_size or moe.expert_intermediate_size
     tensors = [
         Tensors(component or "router_and_norms", hidden, experts, layers),
@@ -159,30 +159,29 @@ def tensors(model: Model) -> list[Tensors]:
     """Every weight tensor of the model's checkpoint, by component."""
     arch = model.architecture
     hidden = arch.hidden_size
-    linear_layers = arch.linear_attention.layers if arch.linear_attention else 0
-    dense_layers = arch.layers if arch.moe is None else (arch.dense_layers or 0)
     result = [Tensors("embeddings", arch.vocab_size, hidden)]
-    result += _attention(arch, arch.layers - linear_layers, "attention")
+    result += _attention(arch, arch.attention_layers, "attention")
     if arch.linear_attention:
         result += _linear(arch, arch.linear_attention)
-    if dense_layers:
-        result.append(Tensors("dense_mlp", hidden, arch.intermediate_size, 3 * dense_layers))
+    if arch.dense_mlp_layers:
+        result.append(Tensors("dense_mlp", hidden, arch.intermediate_size, 3 * arch.dense_mlp_layers))
     if arch.moe is not None:
-        result += _moe_layer(arch, arch.layers - dense_layers)
+        result += _moe_layer(model, arch.moe_layers)
     result.append(Tensors("router_and_norms", hidden, 1, arch.norms_per_layer * arch.layers + 1))
     if not arch.tied_embeddings:
         result.append(Tensors("output_head", hidden, arch.vocab_size))
     if arch.extra_layers:
-        result += _extra_layers(arch)
+        result += _extra_layers(model)
     if arch.vision:
         result += _vision(arch)
     return result
 
 
-def _extra_layers(arch: Architecture) -> list[Tensors]:
+def _extra_layers(model: Model) -> list[Tensors]:
     # NOTE: a multi-token-prediction module (DeepSeek-V3 README_WEIGHTS.md): one more decoder
     # layer, a projection of [embedding; hidden] (2H -> H) and three norms; some checkpoints also
     # store their own copy of the embeddings and the output head.
+    arch = model.architecture
     count, hidden = arch.extra_layers, arch.hidden_size
     result = [
         *(t for t in _attention(arch, count, "extra_layers")),
@@ -190,7 +189,7 @@ def _extra_layers(arch: Architecture) -> list[Tensors]:
         Tensors("extra_layers", hidden, 1, (3 + arch.norms_per_layer) * count),
     ]
     if arch.moe is not None:
-        result += _moe_layer(arch, count, "extra_layers")
+        result += _moe_layer(model, count, "extra_layers")
     else:
         result.append(Tensors("extra_layers", hidden, arch.intermediate_size, 3 * count))
     if arch.extra_layers_embeddings:
