@@ -15,7 +15,8 @@ from generator.site.render import BABEL_LOCALES
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
 from generator.catalog.schema import REPO_ID
-from generator.site.build import BuildError, build_site
+from generator.site.build import build_site
+from generator.site.errors import BuildError
 
 DESCRIPTION = """\
 VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese and English.

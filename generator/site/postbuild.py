@@ -1,4 +1,4 @@
-"""Files written after the MkDocs builds: sitemap with hreflang, llms.txt, the root landing page."""
+"""Files written after the MkDocs builds: sitemaps, llms.txt, the search index, the root landing page."""
 
 from __future__ import annotations
 
@@ -34,6 +34,14 @@ def write_sitemap(site_dir: Path, site: Site, page_paths: list[str]) -> None:
             lines.append("  </url>")
     lines.append("</urlset>")
     write_if_changed(site_dir / "sitemap.xml", "\n".join(lines) + "\n")
+
+
+def write_sitemaps_for_material(lang_dir: Path) -> None:
+    # NOTE: Material's JavaScript fetches "sitemap.xml" next to every <link rel="alternate">
+    # (to keep readers on the same page when they switch language); our alternates are pages
+    # in models/ and gpus/, so those folders get a copy of the language's sitemap.
+    for folder in ("models", "gpus"):
+        write_if_changed(lang_dir / folder / "sitemap.xml", (lang_dir / "sitemap.xml").read_text(encoding="utf-8"))
 
 
 def write_llms_txt(site_dir: Path, site: Site, twins: list[tuple[str, str, str]]) -> None:

@@ -32,7 +32,3 @@ class Progress:
         if self.live and self.total:
             self.stream.write("\n")
             self.stream.flush()
-
-
-# The progress of the build under way, for the MkDocs hook (mkdocs_hooks.py) to advance.
-current = Progress()

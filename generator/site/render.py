@@ -10,6 +10,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -26,6 +27,7 @@ from babel.numbers import format_currency, format_decimal, format_percent, get_g
 from generator.site import view_models as page_models
 from generator.site import paths
 from generator.catalog.records import Site
+from generator.site.structured_data import markdown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "site_templates"
@@ -33,6 +35,13 @@ LOCALES_DIR = ROOT / "locales"
 
 # Babel locale of each site language (DESIGN: `pt` formats as pt_BR).
 BABEL_LOCALES = {"pt": "pt_BR", "en": "en_US"}
+
+@dataclass(frozen=True)
+class RenderedPage:
+    markdown: str
+    title: str  # plain text
+    faq: tuple[tuple[str, str], ...]  # (question, answer) as plain text
+
 
 TEMPLATES = {
     page_models.HomePage: "index.md.j2",
@@ -181,14 +190,27 @@ class Renderer:
 
     def render(self, page: page_models.Page, twin: bool) -> str:
         """Markdown for `page`: links between MkDocs sources, or absolute `.html.md` links (twin)."""
+        return self.render_page(page, twin).markdown
+
+    def render_page(self, page: page_models.Page, twin: bool) -> RenderedPage:
+        """`page`'s Markdown with the title and questions the template wrote (its `title` and
+        `faq` variables), as plain text for titles, the search index and JSON-LD."""
         template = self.env.get_template(TEMPLATES[type(page)])
-        return template.render(
-            page=page,
-            site=self.site,
-            lang=self.lang,
-            link=(link := self._linker(page.path, twin)),
-            gpu_link=lambda gpu: link(gpu.name, paths.gpu_page(gpu.slug)),
-            external=external_link,
+        module = template.make_module(
+            dict(
+                page=page,
+                site=self.site,
+                lang=self.lang,
+                link=(link := self._linker(page.path, twin)),
+                gpu_link=lambda gpu: link(gpu.name, paths.gpu_page(gpu.slug)),
+                external=external_link,
+            )
+        )
+        faq = getattr(module, "faq", None)
+        return RenderedPage(
+            markdown=str(module),
+            title=markdown_text(module.title),
+            faq=tuple((markdown_text(q), markdown_text(a)) for q, a in faq.items) if faq else (),
         )
 
     def _linker(self, from_page: str, twin: bool) -> Callable[[str, str], Markdown]:

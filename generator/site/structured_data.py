@@ -1,4 +1,4 @@
-"""JSON-LD for a page, from its own Markdown: the FAQ says exactly what the page shows."""
+"""JSON-LD for a page (its FAQ is the page's own questions, as the template wrote them), and plain text of Markdown."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from markdown_it import MarkdownIt
 
 _MARKDOWN = MarkdownIt("commonmark")
 _TAG = re.compile(r"<[^>]+>")
-_QUESTION = re.compile(r"^<p><strong>(.*?)</strong>\s*(.*)</p>$", re.S)
 
 
 def _text(rendered_html: str) -> str:
@@ -22,26 +21,7 @@ def markdown_text(markdown: str) -> str:
     return _text(_MARKDOWN.renderInline(markdown))
 
 
-def faq_items(markdown: str, heading: str) -> list[tuple[str, str]]:
-    """(question, answer) as plain text, from the paragraphs `**Question?** Answer.` under `## heading`."""
-    lines = markdown.splitlines()
-    start = next((i for i, line in enumerate(lines) if line == f"## {heading}"), None)
-    if start is None:
-        return []
-    section = []
-    for line in lines[start + 1 :]:
-        if line.startswith("## "):
-            break
-        section.append(line)
-    items = []
-    for paragraph in "\n".join(section).split("\n\n"):
-        match = _QUESTION.match(_MARKDOWN.render(paragraph.strip()).strip())
-        if match:
-            items.append((_text(match.group(1)), _text(match.group(2))))
-    return items
-
-
-def json_ld(faq: list[tuple[str, str]], breadcrumbs: list[tuple[str, str]]) -> str | None:
+def json_ld(faq: tuple[tuple[str, str], ...], breadcrumbs: list[tuple[str, str]]) -> str | None:
     """A <script type="application/ld+json"> body: FAQPage and BreadcrumbList, safe inside HTML."""
     graph = []
     if faq:

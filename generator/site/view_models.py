@@ -18,7 +18,7 @@ from generator.sizing.launch_commands import LaunchCommands, launch_commands
 from generator.sizing.detailed import DetailedSizing, detailed_sizing
 from generator.sizing.setups import Setup, gpus_needed, smallest_setup
 from generator.catalog.records import Catalog, Gpu, Model, Site, Source
-from generator.sizing.headline import SERVING_BITS, SERVING_OVERHEAD, headline_sizing
+from generator.sizing.headline import SERVING_BITS, SERVING_OVERHEAD, HeadlineSizing, headline_sizing
 
 
 @dataclass(frozen=True)
@@ -120,8 +120,16 @@ def _requirement(key: str, memory_bytes: int, gpus: tuple[Gpu, ...]) -> Requirem
     return Requirement(key, memory_bytes, smallest_setup(memory_bytes, gpus))
 
 
-def model_page(model: Model, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
-    sizing = headline_sizing(model.params)
+@dataclass(frozen=True)
+class SizedModel:
+    """A model with its headline sizing, computed once for every page that shows it."""
+
+    model: Model
+    headline: HeadlineSizing
+
+
+def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
+    model, sizing = sized.model, sized.headline
     serving = tuple(_requirement(str(bits), sizing.serving_bytes[bits], gpus) for bits in SERVING_BITS)
     fine_tuning = (
         _requirement("qlora", sizing.qlora_bytes, gpus),
@@ -149,13 +157,12 @@ def model_page(model: Model, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
     )
 
 
-def gpu_page(gpu: Gpu, models: tuple[Model, ...]) -> GpuPage:
+def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...]) -> GpuPage:
     fits = []
-    for model in models:
-        sizing = headline_sizing(model.params)
-        counts = tuple(gpus_needed(sizing.serving_bytes[bits], gpu) for bits in SERVING_BITS)
+    for sized in models:
+        counts = tuple(gpus_needed(sized.headline.serving_bytes[bits], gpu) for bits in SERVING_BITS)
         if counts[-1] is not None:
-            fits.append(GpuFit(model, paths.model_page(model.slug), counts))
+            fits.append(GpuFit(sized.model, paths.model_page(sized.model.slug), counts))
     return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(fits), len(models) - len(fits), SERVING_OVERHEAD - 1)
 
 
@@ -172,15 +179,17 @@ class PageSpec:
     cache_key: str | None = None
 
 
-def _model_row(model: Model, gpus: tuple[Gpu, ...]) -> ModelRow:
-    four_bit = headline_sizing(model.params).serving_bytes[4]
-    return ModelRow(model, paths.model_page(model.slug), _requirement("4", four_bit, gpus))
+def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...]) -> ModelRow:
+    four_bit = sized.headline.serving_bytes[4]
+    return ModelRow(sized.model, paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus))
 
 
 def site_pages(catalog: Catalog) -> list[PageSpec]:
     """Every page of one language, in a stable order (home, indexes, models, GPUs)."""
     site, gpus = catalog.site, catalog.gpus
-    models = tuple(sorted(catalog.models, key=lambda m: (m.name.lower(), m.slug)))
+    models = tuple(
+        SizedModel(m, headline_sizing(m.params)) for m in sorted(catalog.models, key=lambda m: (m.name.lower(), m.slug))
+    )
     rows = tuple(_model_row(m, gpus) for m in models)
     specs = [
         PageSpec("index", lambda: HomePage("index", len(models), len(gpus), SERVING_OVERHEAD - 1)),
@@ -188,7 +197,9 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
     ]
     specs += [
-        PageSpec(paths.model_page(m.slug), partial(model_page, m, site, gpus), hashlib.sha256(repr(m).encode()).hexdigest())
+        PageSpec(
+            paths.model_page(m.model.slug), partial(model_page, m, site, gpus), hashlib.sha256(repr(m.model).encode()).hexdigest()
+        )
         for m in models
     ]
     specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models)) for g in gpus]

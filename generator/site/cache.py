@@ -1,0 +1,88 @@
+"""The folder kept beside the site between builds, so that a rebuild rewrites only what changed.
+
+`.<out>.cache/` holds docs/<lang> (the Markdown MkDocs reads), site/ (MkDocs' output) and
+state.json (the build key, and each model page's content key and title).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from importlib.metadata import version
+from pathlib import Path
+
+from generator.catalog.records import Catalog
+from generator.site.render import LOCALES_DIR, TEMPLATES_DIR
+
+CODE_DIR = Path(__file__).resolve().parents[1]  # generator/: a code change rebuilds every page
+
+
+def build_key(catalog: Catalog) -> str:
+    """What every page depends on besides its own model: when it changes, everything is rebuilt."""
+    digest = hashlib.sha256()
+    digest.update(repr((catalog.site, catalog.gpus, version("mkdocs"), version("mkdocs-material"))).encode())
+    for folder, pattern in ((TEMPLATES_DIR, "**/*"), (LOCALES_DIR, "**/*.po"), (CODE_DIR, "**/*.py")):
+        for path in sorted(folder.glob(pattern)):
+            if path.is_file():
+                digest.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+class BuildCache:
+    """The cache folder of one output folder; invalid (and emptied) when its key differs."""
+
+    def __init__(self, out_dir: Path, key: str):
+        self.root = out_dir.parent / f".{out_dir.name}.cache"
+        self.state_file = self.root / "state.json"
+        state = {}
+        try:
+            state = json.loads(self.state_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+        self.valid = state.get("key") == key and state.get("complete") is True
+        if not self.valid and self.root.exists():
+            shutil.rmtree(self.root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.key = key
+        self.pages: dict[str, dict] = state.get("pages", {}) if self.valid else {}
+        self._save(complete=False)  # a build that dies from here on leaves an invalid cache
+
+    def docs_dir(self, lang: str) -> Path:
+        return self.root / "docs" / lang
+
+    @property
+    def site_dir(self) -> Path:
+        return self.root / "site"
+
+    def _save(self, complete: bool) -> None:
+        state = {"key": self.key, "complete": complete, "pages": self.pages}
+        self.state_file.write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
+
+    def finish(self) -> None:
+        self._save(complete=True)
+
+
+class KeepMtimes:
+    """Give back their old mtime to files rewritten with the very same bytes."""
+
+    def __init__(self, folder: Path, names: tuple[str, ...]):
+        self.before = {}
+        for name in names:
+            path = folder / name
+            if path.is_file():
+                self.before[path] = (path.read_bytes(), path.stat().st_mtime_ns)
+
+    def restore(self) -> None:
+        for path, (data, mtime) in self.before.items():
+            if path.is_file() and path.read_bytes() == data:
+                os.utime(path, ns=(mtime, mtime))
+
+
+def remove_stale(folder: Path, keep: set[Path], suffixes: tuple[str, ...]) -> None:
+    """Delete model and GPU pages of `folder` that this build no longer has."""
+    for sub in ("models", "gpus"):
+        for path in (folder / sub).glob("*"):
+            if path.name.endswith(suffixes) and path not in keep:
+                path.unlink()

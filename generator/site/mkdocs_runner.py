@@ -1,0 +1,131 @@
+"""One MkDocs build of one language: its configuration, its log, its progress, its environment.
+
+The only module that knows MkDocs' API, so the backend can be swapped later (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import os
+from pathlib import Path
+from typing import Iterator
+
+from generator.catalog.records import Site
+from generator.site import paths
+from generator.site.errors import BuildError
+from generator.site.front_matter import LANGUAGE_NAMES
+from generator.site.progress import Progress
+from generator.site.render import TEMPLATES_DIR, Renderer
+
+OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
+# Material for MkDocs' own language codes for the site languages.
+THEME_LANGUAGES = {"pt": "pt-BR", "en": "en"}
+
+
+def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, site_dir: Path) -> dict:
+    _ = renderer.gettext
+    base = paths.base_path(site.base_url)
+    return {
+        "site_name": _("%(brand)s GPU requirements") % {"brand": site.brand},
+        "site_url": site.base_url + lang + "/",
+        "docs_dir": str(docs_dir),
+        "site_dir": str(site_dir),
+        "use_directory_urls": False,
+        "strict": True,
+        "theme": {
+            "name": "material",
+            "language": THEME_LANGUAGES[lang],
+            "custom_dir": str(OVERRIDES_DIR),
+            "font": False,  # no Google Fonts: the site must not fetch anything from elsewhere
+            "features": ["navigation.tabs"],
+        },
+        # DESIGN: a nav of a few section pages; model and GPU pages are linked from the indexes.
+        "nav": [
+            {_("Home"): "index.md"},
+            {_("Models"): "models.md"},
+            {_("GPUs"): "gpus.md"},
+        ],
+        "not_in_nav": "/models/\n/gpus/\n",
+        "plugins": [{"search": {"lang": [lang]}}],
+        "markdown_extensions": ["tables", {"toc": {"permalink": False}}],
+        "extra_css": ["assets/stylesheets/vram.css"],
+        "extra": {
+            "alternate": [
+                {"name": LANGUAGE_NAMES[other], "link": f"{base}{other}/", "lang": other}
+                for other in site.languages
+            ],
+            "generator": False,
+        },
+    }
+
+
+@contextlib.contextmanager
+def reproducible_environment(prices_date: str) -> Iterator[None]:
+    """SOURCE_DATE_EPOCH (MkDocs' build date) from the prices' date, and no MkDocs 2 notice;
+    the process environment is restored afterwards."""
+    date = dt.date.fromisoformat(prices_date)
+    epoch = int(dt.datetime(date.year, date.month, date.day, tzinfo=dt.timezone.utc).timestamp())
+    wanted = {"SOURCE_DATE_EPOCH": str(epoch), "NO_MKDOCS_2_WARNING": os.environ.get("NO_MKDOCS_2_WARNING", "1")}
+    before = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _not_the_dirty_warning(record: logging.LogRecord) -> bool:
+    # NOTE: MkDocs warns that a dirty build may leave navigation stale, and strict mode turns the
+    # warning into a failure. Our navigation is three fixed section pages, and model and GPU pages
+    # are out of it, so rebuilding only the changed pages gives the same bytes as a full build
+    # (tests/test_incremental.py checks it): drop that one warning.
+    return "'dirty' build" not in record.getMessage()
+
+
+class _Collect(logging.Handler):
+    """Keeps the first line of every warning or error MkDocs logs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.WARNING:
+            self.lines.append(record.getMessage().splitlines()[0])
+
+
+def run_mkdocs(config_file: Path, dirty: bool, progress: Progress) -> None:
+    """Build with MkDocs; its log is kept quiet, and its first warning becomes a BuildError."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+    from mkdocs.plugins import BasePlugin
+
+    class CountPages(BasePlugin):
+        def on_post_page(self, output, page, config):
+            progress.advance()
+            return output
+
+    logger = logging.getLogger("mkdocs")
+    build_logger = logging.getLogger("mkdocs.commands.build")
+    collect = _Collect()
+    logger.addHandler(collect)
+    build_logger.addFilter(_not_the_dirty_warning)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        config = load_config(config_file=str(config_file))
+        config.plugins["vram-guide-progress"] = CountPages()
+        build(config, dirty=dirty)
+    except (MkDocsException, SystemExit) as error:
+        detail = collect.lines[0] if collect.lines else str(error)
+        raise BuildError(f"mkdocs build failed ({config_file.name}): {detail}") from None
+    finally:
+        logger.removeHandler(collect)
+        build_logger.removeFilter(_not_the_dirty_warning)
+        logger.propagate = propagate
