@@ -12,6 +12,7 @@ from generator.catalog.add_model import add_model
 from generator.catalog.loader import CatalogError, load_catalog
 from generator.catalog.checkpoint import CheckpointError
 from generator.site.render import BABEL_LOCALES
+from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
 from generator.catalog.schema import REPO_ID
@@ -47,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
         help="size one model from its architecture",
         description="Size one model: weights by component at a precision, KV cache at a context and "
         "batch, the headline rule, fine-tuning, the cheapest setup that holds weights + KV cache "
-        "after 10%% runtime overhead, and an upper bound on decode speed. Bytes are exact; GB = 10^9 bytes.",
+        f"after {float(RUNTIME_OVERHEAD) * 100:g}% runtime overhead, and an upper bound on decode speed. Bytes are exact; "
+        "GB = 10^9 bytes.",
     )
     size.add_argument("model", metavar="MODEL", help="catalog id (moonshotai/Kimi-K3) or slug (kimi-k3)")
     size.add_argument("--precision", choices=list(PRECISIONS), default="native",

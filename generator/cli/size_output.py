@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from generator.sizing.size_report import SizeReport
+from generator.sizing.headline import RULE
+from generator.sizing.setups import RUNTIME_OVERHEAD
+from generator.sizing.size_report import KV_BITS, SizeReport
 
 
 def _setup_json(report: SizeReport) -> dict | None:
@@ -48,6 +50,10 @@ def report_json(report: SizeReport) -> dict:
     }
 
 
+def _percent(share) -> str:
+    return f"{float(share) * 100:g} %"
+
+
 def _gb(byte_count: int) -> str:
     return f"{byte_count / 10**9:,.2f} GB"
 
@@ -67,9 +73,9 @@ def report_text(report: SizeReport) -> str:
     if report.kv_state_bytes_per_sequence:
         kv_detail += f" + {_gb(report.kv_state_bytes_per_sequence)} state/sequence"
     lines += [
-        f"  KV cache (16-bit)       {_gb(report.kv_bytes):>14}   {kv_detail}",
+        f"  {f'KV cache ({KV_BITS}-bit)':<23} {_gb(report.kv_bytes):>14}   {kv_detail}",
         f"  weights + KV cache      {_gb(report.required_bytes):>14}",
-        f"  headline rule (+20 %)   {_gb(report.serving_bytes):>14}",
+        f"  {f'headline rule (+{_percent(RULE.serving_overhead)})':<23} {_gb(report.serving_bytes):>14}",
         f"  QLoRA / LoRA / full     {_gb(report.qlora_bytes)} / {_gb(report.lora_bytes)} / {_gb(report.full_fine_tuning_bytes)}",
     ]
     setup = report.smallest_setup
@@ -79,7 +85,7 @@ def report_text(report: SizeReport) -> str:
         machines = "one machine" if setup.machines == 1 else f"{setup.machines} machines"
         lines.append(
             f"  smallest setup          {setup.count} × {setup.gpu.name} ({machines}), "
-            f"{_gb(setup.memory_bytes)}, ${setup.price_per_hour:,.2f}/hour (10 % kept for the runtime)"
+            f"{_gb(setup.memory_bytes)}, ${setup.price_per_hour:,.2f}/hour ({_percent(RUNTIME_OVERHEAD)} kept for the runtime)"
         )
     if report.decode_tokens_per_second is not None:
         lines.append(

@@ -27,6 +27,7 @@ from babel.numbers import format_currency, format_decimal, format_percent, get_g
 from generator.site import view_models as page_models
 from generator.site import paths
 from generator.catalog.records import Site
+from generator.sizing.setups import MACHINE_SIZE
 from generator.site.structured_data import markdown_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,11 +118,14 @@ class Renderer:
         self.gettext = translations.gettext
         self.ngettext = translations.ngettext
         env.globals.update(_=self.translate, gettext=self.translate, ngettext=self.translate_plural)
+        env.globals["machine_size"] = MACHINE_SIZE  # "more than one 8-GPU machine"
         env.filters.update(
             number=self.number,
             gb=self.gigabytes,
             money=self.money,
             percent=self.percent,
+            percent_value=self.percent_value,
+            factor=self.factor,
             params_short=self.params_short,
             gb_fine=self.gigabytes_fine,
             or_list=self.or_list,
@@ -176,6 +180,14 @@ class Renderer:
 
     def percent(self, share: Fraction) -> str:
         return format_percent(Decimal(share.numerator) / share.denominator, locale=self.locale)
+
+    def percent_value(self, share: Fraction) -> str:
+        """A share as a number of percent, without the sign: 5 (for "5 to 15%")."""
+        return self.factor(share * 100)
+
+    def factor(self, value: Fraction) -> str:
+        """An exact factor of a formula: 0.5, 1.4, 16 (pt: 0,5, 1,4)."""
+        return format_decimal(Decimal(value.numerator) / value.denominator, locale=self.locale)
 
     def params_short(self, params: int) -> str:
         """2,779,940,000,000 -> 2.8T; 70,553,706,496 -> 70.6B; 405,000,000,000 -> 405B."""

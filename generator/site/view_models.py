@@ -10,15 +10,14 @@ import hashlib
 from dataclasses import dataclass
 from functools import partial
 from typing import Callable
-from fractions import Fraction
 from urllib.parse import quote
 
 from generator.site import paths
 from generator.sizing.launch_commands import LaunchCommands, launch_commands
 from generator.sizing.detailed import DetailedSizing, detailed_sizing
-from generator.sizing.setups import Setup, gpus_needed, smallest_setup
+from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest_setup
 from generator.catalog.records import Catalog, Gpu, Model, Site, Source
-from generator.sizing.headline import SERVING_BITS, SERVING_OVERHEAD, HeadlineSizing, headline_sizing
+from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
 
 
 @dataclass(frozen=True)
@@ -42,7 +41,8 @@ class ModelPage:
     model: Model
     serving: tuple[Requirement, ...]  # 16, 8 and 4 bits
     fine_tuning: tuple[Requirement, ...]  # QLoRA, LoRA, full
-    serving_overhead: Fraction  # 0.2: the share the headline adds for KV cache and activations
+    rule: HeadlineRule  # the headline rule's constants, as the page explains them
+    machine_shapes: tuple[int, ...]  # GPUs per machine the smallest setup chooses among
     single_gpu: Requirement | None  # the highest precision that one GPU holds, if any
     deploy_url: str
     sources: tuple[SourcedFact, ...]
@@ -66,7 +66,7 @@ class ModelRow:
 class ModelsIndexPage:
     path: str
     rows: tuple[ModelRow, ...]
-    serving_overhead: Fraction
+    rule: HeadlineRule
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class GpuPage:
     gpu: Gpu
     fits: tuple[GpuFit, ...]  # models one machine of this GPU holds at 4 bits at least
     too_large: int  # models no single machine of this GPU holds even at 4 bits
-    serving_overhead: Fraction
+    rule: HeadlineRule
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,8 @@ class HomePage:
     path: str
     model_count: int
     gpu_count: int
-    serving_overhead: Fraction
+    rule: HeadlineRule
+    machine_shapes: tuple[int, ...]
 
 
 Page = ModelPage | ModelsIndexPage | GpuPage | GpusIndexPage | HomePage
@@ -146,7 +147,8 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         model=model,
         serving=serving,
         fine_tuning=fine_tuning,
-        serving_overhead=SERVING_OVERHEAD - 1,
+        rule=RULE,
+        machine_shapes=machine_shapes(gpus),
         single_gpu=single_gpu,
         deploy_url=site.console_url.replace("{id}", quote(model.id, safe="/")),
         sources=tuple(SourcedFact(k, model.sources[k]) for k in MODEL_FACTS if k in model.sources),
@@ -163,7 +165,7 @@ def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...]) -> GpuPage:
         counts = tuple(gpus_needed(sized.headline.serving_bytes[bits], gpu) for bits in SERVING_BITS)
         if counts[-1] is not None:
             fits.append(GpuFit(sized.model, paths.model_page(sized.model.slug), counts))
-    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(fits), len(models) - len(fits), SERVING_OVERHEAD - 1)
+    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(fits), len(models) - len(fits), RULE)
 
 
 @dataclass(frozen=True)
@@ -192,8 +194,8 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
     )
     rows = tuple(_model_row(m, gpus) for m in models)
     specs = [
-        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), SERVING_OVERHEAD - 1)),
-        PageSpec("models", lambda: ModelsIndexPage("models", rows, SERVING_OVERHEAD - 1)),
+        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus))),
+        PageSpec("models", lambda: ModelsIndexPage("models", rows, RULE)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
     ]
     specs += [

@@ -5,11 +5,12 @@ Pure: records and bytes in, dataclasses of numbers out (seed 000 worked by hand 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from typing import Mapping
 
-from generator.sizing.formats import FormatSize, format_table
+from generator.sizing.formats import FORMATS, Format, FormatSize, format_table
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
 from generator.sizing.setups import (
     RUNTIME_OVERHEAD,
@@ -81,6 +82,7 @@ class Speed:
     context: int
     tokens_per_second: float
     offload: dict[str, tuple[float, float]]  # "ram"/"nvme" -> (slow, fast) tokens/s; MoE only
+    offload_bandwidths: Mapping[str, tuple[int, int]]  # "ram"/"nvme" -> (slow, fast) bytes/s
     price_per_hour: Decimal | None
     price_per_million_tokens: Decimal | None
 
@@ -102,6 +104,7 @@ class DetailedSizing:
     runtime_overhead: Fraction = RUNTIME_OVERHEAD
     runtime_overhead_range: tuple[Fraction, Fraction] = RUNTIME_OVERHEAD_RANGE
     short_context: int = SHORT_CONTEXT
+    format_specs: Mapping[str, Format] = field(default_factory=lambda: FORMATS)  # what the formats table's rows are made of
 
     @property
     def native_bytes(self) -> int:
@@ -143,6 +146,7 @@ def _speed(model: Model, capacity: Capacity, native: dict[str, int], cache: KvCa
         context=short,
         tokens_per_second=tokens_per_second,
         offload=offload,
+        offload_bandwidths=OFFLOAD_BANDWIDTHS,
         price_per_hour=price,
         price_per_million_tokens=None if price is None else price_per_million_tokens(price, tokens_per_second),
     )

@@ -22,24 +22,34 @@ class Format:
     group: tuple[int, int] | None = None  # values sharing one scale: (rows, cols) of a block
     scale_bytes: int = 0
 
+    @property
+    def scale_bits(self) -> int:
+        return 8 * self.scale_bytes
+
+    @property
+    def group_values(self) -> int | None:
+        """Values that share one scale (128 × 128 = 16,384 for FP8 blocks, 32 for MXFP4)."""
+        return None if self.group is None else self.group[0] * self.group[1]
+
 
 # NOTE: FP8 e4m3 with one float32 scale per 128 × 128 block (DeepSeek-V3 README_WEIGHTS.md);
 # MXFP4: 4-bit E2M1 values with one 8-bit E8M0 scale per 32 values (OCP Microscaling spec);
 # "q2": 2-bit values with a 16-bit scale per 32 values (2.5 bits per weight), a stand-in for the
 # low-bit community quantizations seed 000 discusses.
-FORMATS = {
+FORMATS: Mapping[str, Format] = MappingProxyType({
     "f32": Format("f32", 32),
     "bf16": Format("bf16", 16),
     "fp8_block128": Format("fp8_block128", 8, (128, 128), 4),
     "mxfp4": Format("mxfp4", 4, (32, 1), 1),
     "q2": Format("q2", 2, (32, 1), 2),
-}
+})
+KEPT_FORMAT = "bf16"  # vectors, and whatever a plan leaves out, stay at 16 bits
 
 
 def tensor_bytes(tensor: Tensors, format_key: str) -> int:
     fmt = FORMATS[format_key]
-    if tensor.cols == 1 and fmt.bits < 16:
-        fmt = FORMATS["bf16"]
+    if tensor.cols == 1 and fmt.bits < FORMATS[KEPT_FORMAT].bits:
+        fmt = FORMATS[KEPT_FORMAT]
     values = tensor.params * fmt.bits // 8
     if fmt.group is None:
         return values

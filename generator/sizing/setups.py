@@ -87,6 +87,11 @@ def cheapest_setup(
     return min(candidates, key=lambda c: c[:3])[3] if candidates else None
 
 
+def machine_shapes(gpus: tuple[Gpu, ...]) -> tuple[int, ...]:
+    """The machine sizes the cheapest setup chooses among: every shape of a GPU with a price."""
+    return tuple(sorted({count for gpu in gpus if gpu.price_per_gpu_hour is not None for count in gpu.machine_shapes}))
+
+
 def smallest_setup(required_bytes: int, gpus: tuple[Gpu, ...]) -> Setup | None:
     """The headline's choice (seed page): the cheapest single machine that holds the requirement."""
     return cheapest_setup(required_bytes, gpus)

@@ -13,6 +13,7 @@ from generator.sizing.speed import token_read
 
 # `--precision` values and the formats-table row each one reads.
 PRECISIONS = {"16": "bf16", "8": "fp8", "4": "4bit", "native": "native"}
+KV_BITS = 16  # the KV cache's precision
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class SizeReport:
 def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: int | None, batch: int) -> SizeReport:
     context = context or default_context(model)
     weights = next(row for row in format_table(model) if row.key == PRECISIONS[precision])
-    cache = kv_cache(model.architecture, 16)
+    cache = kv_cache(model.architecture, KV_BITS)
     kv_bytes = cache.bytes(context, batch)
     headline = headline_sizing(model.params)
     if precision == "native":

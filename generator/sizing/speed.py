@@ -10,15 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from types import MappingProxyType
 
 from generator.sizing.kv_cache import KvCache
 from generator.catalog.records import Model
 
 # NOTE: seed 000, step 5: system RAM reached over PCIe gives ~30 to 60 GB/s, NVMe ~3 to 14 GB/s.
-OFFLOAD_BANDWIDTHS = {
+OFFLOAD_BANDWIDTHS = MappingProxyType({
     "ram": (30 * 10**9, 60 * 10**9),
     "nvme": (3 * 10**9, 14 * 10**9),
-}
+})
 # Weights that a generated token does not read: one embedding row is negligible, the vision
 # tower runs on images only, and multi-token-prediction layers serve speculative decoding.
 NOT_READ = ("embeddings", "vision", "extra_layers")
