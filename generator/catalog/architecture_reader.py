@@ -1,0 +1,99 @@
+"""The `architecture` block of a model file: checked field by field, built, then checked whole."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from generator.catalog.fields import (
+    ARCHITECTURE_FIELDS,
+    ATTENTION_FIELDS,
+    FORMAT_FIELDS,
+    LINEAR_ATTENTION_FIELDS,
+    MOE_FIELDS,
+    REQUIRED_BY_KIND,
+    VISION_FIELDS,
+)
+from generator.catalog.records import Architecture, Attention, LinearAttention, MixtureOfExperts, VisionTower
+from generator.catalog.schema import Problems, read_record
+from generator.catalog.yaml_file import YamlFile
+
+PARTS = {
+    "attention": ATTENTION_FIELDS,
+    "linear_attention": LINEAR_ATTENTION_FIELDS,
+    "moe": MOE_FIELDS,
+    "vision": VISION_FIELDS,
+    "formats": FORMAT_FIELDS,
+}
+
+
+def _build(values: dict, parts: dict) -> Architecture:
+    linear, moe, vision = parts.get("linear_attention"), parts.get("moe"), parts.get("vision")
+    formats = dict(parts.get("formats") or {})
+    return Architecture(
+        layers=values["layers"],
+        hidden_size=values["hidden_size"],
+        vocab_size=values["vocab_size"],
+        tied_embeddings=values["tied_embeddings"],
+        attention=Attention(**parts["attention"]),
+        intermediate_size=values.get("intermediate_size"),
+        dense_layers=values.get("dense_layers"),
+        norms_per_layer=values.get("norms_per_layer", 2),
+        linear_attention=LinearAttention(**linear) if linear else None,
+        moe=MixtureOfExperts(**moe) if moe else None,
+        extra_layers=values.get("extra_layers", 0),
+        extra_layers_embeddings=values.get("extra_layers_embeddings", False),
+        vision=VisionTower(**vision) if vision else None,
+        formats=MappingProxyType({k: v for k, v in formats.items() if k != "default"}),
+        default_format=formats.get("default", "bf16"),
+    )
+
+
+def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, str]]:
+    """(field, problem) for every value that contradicts another."""
+    attention = arch.attention
+    found = [
+        (f"attention.{needed}", f"missing (needed for {attention.kind} attention)")
+        for needed in REQUIRED_BY_KIND[attention.kind]
+        if getattr(attention, needed) is None
+    ]
+    checks = [
+        (attention.kv_heads and attention.heads % attention.kv_heads, "attention.kv_heads", f"must divide heads ({attention.heads})"),
+        (
+            (attention.sliding_window is None) != (attention.sliding_window_layers == 0),
+            "attention.sliding_window",
+            "sliding_window and sliding_window_layers go together",
+        ),
+        (arch.attention_layers < 1, "linear_attention.layers", f"must be fewer than layers ({arch.layers})"),
+        (
+            attention.sliding_window_layers > arch.attention_layers,
+            "attention.sliding_window_layers",
+            f"must not exceed the {arch.attention_layers} attention layers",
+        ),
+        ((arch.moe is None) == has_experts, "moe", "a model with experts has a moe block, and only such a model"),
+        (
+            arch.dense_mlp_layers and arch.intermediate_size is None,
+            "intermediate_size",
+            "missing (the width of the dense MLP layers)",
+        ),
+        ((arch.dense_layers or 0) > arch.layers, "dense_layers", f"must not exceed layers ({arch.layers})"),
+    ]
+    return found + [(field, message) for bad, field, message in checks if bad]
+
+
+def read_architecture(file: YamlFile, raw: object, has_experts: bool, problems: Problems) -> Architecture | None:
+    before = len(problems.lines)
+    record = read_record(file, raw, "architecture.", ARCHITECTURE_FIELDS, problems)
+    if record is None:
+        return None
+    values, _ = record
+    parts = {}
+    for name, fields in PARTS.items():
+        if name in values:
+            part = read_record(file, values[name], f"architecture.{name}.", fields, problems)
+            parts[name] = part[0] if part else None
+    if len(problems.lines) > before:
+        return None
+    arch = _build(values, parts)
+    for field, message in _inconsistencies(arch, has_experts):
+        problems.add(file, f"architecture.{field}", f"architecture.{field}", message)
+    return None if len(problems.lines) > before else arch

@@ -1,0 +1,82 @@
+"""One model file (content/models/<slug>.yaml): checked, then made into a `Model` record."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from generator.catalog import schema
+from generator.catalog.architecture_reader import read_architecture
+from generator.catalog.fields import MODEL_FIELDS
+from generator.catalog.records import ApiPrice, Model, Source
+from generator.catalog.schema import Problems, read_record
+from generator.catalog.slugs import slugify
+from generator.catalog.yaml_file import YamlFile
+
+TODO_MESSAGE = "to-do left by add-model (fill in a value and its source, or delete an optional field)"
+
+
+def _inconsistencies(values: dict, slug: str, stem: str) -> list[tuple[str, str]]:
+    """(field, problem) for the model's values that contradict each other or the file name."""
+    checks = [
+        (not slug, "name", "must contain letters or digits (the page's slug is made from it)"),
+        (slug and slug != stem, "name", f"gives slug '{slug}', so the file must be named {slug}.yaml"),
+        (
+            values.get("active_params", 0) > values["params"],
+            "active_params",
+            f"must not exceed params ({values.get('active_params')} > {values['params']})",
+        ),
+        (
+            values.get("experts_per_token", 0) > values.get("experts", float("inf")),
+            "experts_per_token",
+            "must not exceed experts",
+        ),
+        (
+            ("experts" in values) != ("experts_per_token" in values),
+            "experts",
+            "experts and experts_per_token go together (mixture-of-experts models give both)",
+        ),
+    ]
+    return [(field, message) for bad, field, message in checks if bad]
+
+
+def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
+    """The model in `file` (named `stem`.yaml), or None after adding its problems."""
+    todos = schema.todo_paths(file.data)
+    for todo in todos:
+        problems.add(file, todo, todo or "(document)", TODO_MESSAGE)
+    if todos:
+        return None
+    record = read_record(file, file.data, "", MODEL_FIELDS, problems)
+    if record is None:
+        return None
+    values, sources = record
+    slug = slugify(values["name"])
+    found = _inconsistencies(values, slug, stem)
+    for field, message in found:
+        problems.add(file, field, field, message)
+    architecture = None
+    if "architecture" in values:
+        block = values["architecture"]
+        architecture = read_architecture(file, block, "experts" in values, problems)
+        if architecture is None:
+            return None
+        sources["architecture"] = Source(block["source"], block.get("note"))
+    if found:
+        return None
+    return Model(
+        id=values["id"],
+        name=values["name"],
+        slug=slug,
+        weights_url=values["weights"],
+        params=values["params"],
+        active_params=values.get("active_params"),
+        experts=values.get("experts"),
+        experts_per_token=values.get("experts_per_token"),
+        context_window=values.get("context_window"),
+        precision=values.get("precision"),
+        license=values.get("license"),
+        release_date=values.get("release_date"),
+        architecture=architecture,
+        api_price=ApiPrice(**values["api_price"]) if "api_price" in values else None,
+        sources=MappingProxyType(sources),
+    )
