@@ -141,7 +141,7 @@ def test_parallel_sizes_fall_back_to_pipeline_stages(catalog):
 def test_kimi_k3_serving_setup_and_capacity(catalog):
     detail = detailed_sizing(by_slug(catalog, "kimi-k3"), catalog.gpus)
     capacity = detail.capacity
-    assert (capacity.setup.gpu.slug, capacity.setup.count, capacity.setup.machines) == ("b300", 8, 1)
+    assert (capacity.setup.gpu.slug, capacity.setup.gpus_per_machine, capacity.setup.machines) == ("b300", 8, 1)
     assert capacity.overhead_bytes == 230_400_000_000  # 10 % of 8 × 288 GB
     room = 2_304_000_000_000 - 230_400_000_000 - capacity.weights_bytes
     assert capacity.room.bytes == room
@@ -156,7 +156,7 @@ def test_a_model_that_no_machine_holds_gets_a_multi_node_plan(catalog):
     small_gpus = tuple(g for g in catalog.gpus if g.slug in ("h100-sxm", "h200"))
     capacity = detailed_sizing(kimi, small_gpus).capacity
     # 1,561 GB of weights + 29 GB of KV cache, 90 % of 8 × 141 GB per machine: two H200 machines
-    assert (capacity.setup.gpu.slug, capacity.setup.count, capacity.setup.machines) == ("h200", 8, 2)
+    assert (capacity.setup.gpu.slug, capacity.setup.gpus_per_machine, capacity.setup.machines) == ("h200", 8, 2)
     assert capacity.setup.price_per_hour == Decimal("3.59") * 16
 
 

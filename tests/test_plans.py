@@ -54,7 +54,7 @@ def test_smallest_setup(required_gb, gpus, expected):
         assert setup is None
     else:
         slug, count, price = expected
-        assert (setup.gpu.slug, setup.count, setup.price_per_hour) == (slug, count, Decimal(price))
+        assert (setup.gpu.slug, setup.gpus_per_machine, setup.price_per_hour) == (slug, count, Decimal(price))
         assert setup.memory_bytes >= required_gb * GB
 
 
@@ -65,7 +65,7 @@ def test_equal_prices_go_to_fewer_gpus():
     # whatever the catalog order.
     for order in ((two_small, one_big), (one_big, two_small)):
         setup = smallest_setup(80 * GB, order)
-        assert (setup.gpu.slug, setup.count) == ("one-big", 1)
+        assert (setup.gpu.slug, setup.gpus_per_machine) == ("one-big", 1)
 
 
 def test_equal_price_and_count_keep_catalog_order():

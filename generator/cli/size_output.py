@@ -14,7 +14,7 @@ def _setup_json(report: SizeReport) -> dict | None:
     return {
         "gpu": setup.gpu.slug,
         "count": setup.total_gpus,
-        "gpus_per_machine": setup.count,
+        "gpus_per_machine": setup.gpus_per_machine,
         "machines": setup.machines,
         "memory_bytes": setup.memory_bytes,
         "price_per_hour": float(setup.price_per_hour),
@@ -84,7 +84,7 @@ def report_text(report: SizeReport) -> str:
     else:
         machines = "one machine" if setup.machines == 1 else f"{setup.machines} machines"
         lines.append(
-            f"  smallest setup          {setup.count} × {setup.gpu.name} ({machines}), "
+            f"  smallest setup          {setup.gpus_per_machine} × {setup.gpu.name} ({machines}), "
             f"{_gb(setup.memory_bytes)}, ${setup.price_per_hour:,.2f}/hour ({_percent(RUNTIME_OVERHEAD)} kept for the runtime)"
         )
     if report.decode_tokens_per_second is not None:

@@ -137,7 +137,7 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         _requirement("lora", sizing.lora_bytes, gpus),
         _requirement("full", sizing.full_fine_tuning_bytes, gpus),
     )
-    single_gpu = next((r for r in serving if r.setup is not None and r.setup.count == 1), None)
+    single_gpu = next((r for r in serving if r.setup is not None and r.setup.gpus_per_machine == 1), None)
     detail = detailed_sizing(model, gpus) if model.architecture else None
     commands = None
     if detail is not None and detail.capacity is not None:

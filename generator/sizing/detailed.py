@@ -51,7 +51,7 @@ class Capacity:
     @property
     def tensor_parallel_ok(self) -> bool:
         """Whether the heads split over every GPU of one machine (else fewer, and pipeline stages)."""
-        return self.split.tensor == self.setup.count
+        return self.split.tensor == self.setup.gpus_per_machine
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class GpuRow:
 
     @property
     def tensor_parallel_ok(self) -> bool:
-        return self.split.tensor == self.plan.count
+        return self.split.tensor == self.plan.gpus_per_machine
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,12 @@ MACHINE_SIZE = 8  # GPUs in the largest machine the headline considers ("8-GPU m
 @dataclass(frozen=True)
 class Setup:
     gpu: Gpu
-    count: int  # GPUs per machine
+    gpus_per_machine: int
     machines: int = 1
 
     @property
     def total_gpus(self) -> int:
-        return self.count * self.machines
+        return self.gpus_per_machine * self.machines
 
     @property
     def memory_bytes(self) -> int:
@@ -35,7 +35,7 @@ class Setup:
     @property
     def bandwidth_per_machine(self) -> int | None:
         bandwidth = self.gpu.bandwidth_bytes_per_second
-        return None if bandwidth is None else bandwidth * self.count
+        return None if bandwidth is None else bandwidth * self.gpus_per_machine
 
     @property
     def price_per_hour(self) -> Decimal | None:
@@ -122,5 +122,5 @@ class ParallelSplit(NamedTuple):
 
 def parallel_sizes(arch: Architecture, setup: Setup) -> ParallelSplit:
     """Tensor parallel inside a machine, as wide as the heads allow; pipeline stages for the rest."""
-    tensor = max(size for size in range(1, setup.count + 1) if setup.count % size == 0 and tensor_parallel_fits(arch, size))
+    tensor = max(size for size in range(1, setup.gpus_per_machine + 1) if setup.gpus_per_machine % size == 0 and tensor_parallel_fits(arch, size))
     return ParallelSplit(tensor, setup.total_gpus // tensor)
