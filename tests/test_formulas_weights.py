@@ -1,0 +1,356 @@
+"""Parameters by component and tensor shapes for every architecture feature: hand-computed tables."""
+
+from collections import Counter
+
+import pytest
+
+from generator.sizing.weights import params_by_component, tensors
+from tests.formula_records import arch, by_component, gqa, linear, mla, model, moe, vision
+
+
+def attention_params(architecture):
+    return params_by_component(model(architecture))["attention"]
+
+
+# Base: 2 layers, hidden 16, 4 query heads and 1 KV head of 6 → q 16 × 24, k and v 16 × 6, o 24 × 16.
+# q 768 + k/v 384 + o 768 = 1,920.
+@pytest.mark.parametrize(
+    "attention, expected",
+    [
+        pytest.param(gqa(), 1_920, id="plain"),
+        pytest.param(gqa(kv_heads=2), 2_304, id="two-kv-heads"),  # k/v 16 × 12 × 4 = 768
+        pytest.param(gqa(qkv_bias=True), 1_992, id="qkv-bias"),  # + (24 + 2 × 6) × 2 layers = 72
+        pytest.param(gqa(kv_heads=2, qkv_bias=True), 2_400, id="qkv-bias-two-kv-heads"),  # 2,304 + (24 + 24) × 2
+        pytest.param(gqa(output_bias=True), 1_952, id="output-bias"),  # + 16 × 2 layers
+        pytest.param(gqa(qk_norm="head"), 1_944, id="qk-norm-per-head"),  # + 6 × (q and k) × 2 layers = 24
+        pytest.param(gqa(qk_norm="layer"), 1_980, id="qk-norm-per-layer"),  # + (24 + 6) × 2 layers = 60
+        pytest.param(gqa(output_gate=True), 2_688, id="output-gate"),  # q doubles: + 16 × 24 × 2 = 768
+        pytest.param(gqa(sinks=True), 1_928, id="sinks"),  # + 4 heads × 2 layers
+        pytest.param(
+            gqa(qkv_bias=True, output_bias=True, qk_norm="head", output_gate=True, sinks=True),
+            2_824,  # 1,920 + 72 + 32 + 24 + 768 + 8
+            id="everything",
+        ),
+        # MLA, heads 4, q rank 14, kv rank 10, nope 6 + rope 2 = 8 per q/k head, v 5:
+        # q_a 16 × 14 × 2 = 448, q_a norm 14 × 2 = 28, q_b 14 × 32 × 2 = 896,
+        # kv_a 16 × (10 + 2) × 2 = 384, kv_a norm 10 × 2 = 20, kv_b 10 × 4 × (6 + 5) × 2 = 880,
+        # o 20 × 16 × 2 = 640
+        pytest.param(mla(), 3_296, id="mla-q-lora"),
+        # q 16 × 32 × 2 = 1,024 instead of 448 + 28 + 896
+        pytest.param(mla(q_lora_rank=None), 2_948, id="mla-no-q-lora"),
+        pytest.param(mla(output_gate=True), 3_936, id="mla-output-gate"),  # + 16 × 20 × 2 = 640
+        # indexer, 3 heads of 4: q 14 × 12 × 2 = 336, k 16 × 4 × 2 = 128, k norm 4 × 2 × 2 = 16,
+        # head weights 16 × 3 × 2 = 96 → + 576
+        pytest.param(mla(indexer_heads=3, indexer_head_dim=4), 3_872, id="mla-indexer"),
+    ],
+)
+def test_attention_params(attention, expected):
+    assert attention_params(arch(attention=attention)) == expected
+
+
+# 3 layers, 2 of them linear: softmax attention keeps 1 layer (q 384 + k/v 192 + o 384 = 960).
+# Linear: 2 key heads of 4 (key width 8), 3 value heads of 5 (value width 15), kernel 4.
+@pytest.mark.parametrize(
+    "kind, expected",
+    [
+        # per layer: qkvz 16 × (16 + 30) = 736, b/a 16 × 6 = 96, conv (16 + 15) × 4 = 124,
+        # dt_bias and A_log 3 × 2 = 6, norm 5, o 15 × 16 = 240 → 1,207; × 2 layers + 960
+        pytest.param("gated_deltanet", 3_374, id="gated-deltanet"),
+        # per layer: q, k 16 × 8 × 2 = 256, v and gate 16 × 15 × 2 = 480, conv 124,
+        # forget gate 16 × 4 = 64 and 4 × 8 = 32, beta 16 × 3 = 48, A_log 2, dt_bias 8, norm 5,
+        # o 240 → 1,259; × 2 layers + 960
+        pytest.param("kimi_delta", 3_478, id="kimi-delta"),
+    ],
+)
+def test_linear_attention_params(kind, expected):
+    assert attention_params(arch(layers=3, linear_attention=linear(kind, layers=2))) == expected
+
+
+# A 3-layer model, 1 dense layer (MLP 16 × 40 × 3 = 1,920), 2 MoE layers of 4 experts of 8:
+# router 16 × 4 × 2 = 128, routed 16 × 8 × 3 × 4 × 2 = 3,072. Embeddings 1,600, attention
+# 3 × 960 = 2,880, norms 16 × 7 = 112, head 1,600.
+def moe_model(**changes):
+    return model(arch(layers=3, dense_layers=1, moe=moe(**changes)))
+
+
+COMMON_MOE = dict(embeddings=1_600, attention=2_880, output_head=1_600)
+
+
+@pytest.mark.parametrize(
+    "subject, expected",
+    [
+        pytest.param(
+            moe_model(),
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=3_072, router_and_norms=240),
+            id="routed-only",
+        ),
+        pytest.param(
+            model(arch(layers=3, moe=moe())),  # dense_layers unset: every layer is MoE
+            # routed 16 × 8 × 3 × 4 × 3 = 4,608; router 16 × 4 × 3 = 192 + 112
+            by_component(**COMMON_MOE, routed_experts=4_608, router_and_norms=304),
+            id="no-dense-layers",
+        ),
+        pytest.param(
+            moe_model(shared_experts=1),  # 16 × 8 × 3 × 2 layers
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=3_072, shared_experts=768, router_and_norms=240),
+            id="one-shared-expert",
+        ),
+        pytest.param(
+            moe_model(shared_experts=2, shared_expert_intermediate_size=12),  # 16 × 12 × 3 × 2 × 2
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=3_072, shared_experts=2_304, router_and_norms=240),
+            id="two-wider-shared-experts",
+        ),
+        pytest.param(
+            moe_model(shared_experts=1, shared_expert_gate=True),  # + 16 × 2 layers
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=3_072, shared_experts=800, router_and_norms=240),
+            id="shared-expert-gate",
+        ),
+        pytest.param(
+            moe_model(router_bias=True),  # + 4 × 2 layers
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=3_072, router_and_norms=248),
+            id="router-bias",
+        ),
+        pytest.param(
+            moe_model(expert_bias=True),  # + (8 + 8 + 16) × 4 experts × 2 layers = 256
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=3_328, router_and_norms=240),
+            id="expert-bias",
+        ),
+        pytest.param(
+            # experts work at width 10: routed 10 × 8 × 3 × 4 × 2 = 1,920;
+            # down and up 16 × 10 × 2 × 2 = 640, latent norm 10 × 2 = 20 → 240 + 660
+            moe_model(latent_size=10),
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=1_920, router_and_norms=900),
+            id="latent",
+        ),
+        pytest.param(
+            moe_model(latent_size=10, expert_bias=True),  # + (8 + 8 + 10) × 4 × 2 = 208
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=2_128, router_and_norms=900),
+            id="latent-expert-bias",
+        ),
+    ],
+)
+def test_moe_params_by_component(subject, expected):
+    assert params_by_component(subject) == expected
+
+
+# Base dense: embeddings 1,600, attention 1,920, MLP 3,840, norms 16 × 5 = 80, head 1,600.
+# One extra (MTP) layer: attention 960, projection 32 × 16 = 512, (3 + 2) norms × 16 = 80,
+# MLP 16 × 40 × 3 = 1,920 → 3,472.
+@pytest.mark.parametrize(
+    "architecture, expected",
+    [
+        pytest.param(
+            arch(),
+            by_component(embeddings=1_600, attention=1_920, dense_mlp=3_840, router_and_norms=80, output_head=1_600),
+            id="untied",
+        ),
+        pytest.param(
+            arch(tied_embeddings=True),
+            by_component(embeddings=1_600, attention=1_920, dense_mlp=3_840, router_and_norms=80),
+            id="tied",
+        ),
+        pytest.param(
+            arch(norms_per_layer=3),  # 16 × (3 × 2 + 1)
+            by_component(embeddings=1_600, attention=1_920, dense_mlp=3_840, router_and_norms=112, output_head=1_600),
+            id="three-norms-per-layer",
+        ),
+        pytest.param(
+            arch(extra_layers=1),
+            by_component(
+                embeddings=1_600,
+                attention=1_920,
+                dense_mlp=3_840,
+                router_and_norms=80,
+                output_head=1_600,
+                extra_layers=3_472,
+            ),
+            id="one-extra-layer",
+        ),
+        pytest.param(
+            arch(extra_layers=1, norms_per_layer=3),  # extra norms (3 + 3) × 16 = 96
+            by_component(
+                embeddings=1_600,
+                attention=1_920,
+                dense_mlp=3_840,
+                router_and_norms=112,
+                output_head=1_600,
+                extra_layers=3_488,
+            ),
+            id="extra-layer-three-norms",
+        ),
+        pytest.param(
+            # two extra layers, each with its own embeddings (+1,600) and head (+1,600)
+            arch(extra_layers=2, extra_layers_embeddings=True),
+            by_component(
+                embeddings=4_800,
+                attention=1_920,
+                dense_mlp=3_840,
+                router_and_norms=80,
+                output_head=4_800,
+                extra_layers=6_944,
+            ),
+            id="two-extra-layers-own-embeddings",
+        ),
+        pytest.param(
+            # MoE extra layer: attention 960 + projection 512 + norms 80 + router 64
+            # + routed 16 × 8 × 3 × 4 = 1,536 + shared 16 × 8 × 3 = 384 → 3,536
+            arch(layers=3, dense_layers=1, moe=moe(shared_experts=1), extra_layers=1),
+            by_component(
+                embeddings=1_600,
+                attention=2_880,
+                dense_mlp=1_920,
+                routed_experts=3_072,
+                shared_experts=768,
+                router_and_norms=240,
+                output_head=1_600,
+                extra_layers=3_536,
+            ),
+            id="moe-extra-layer",
+        ),
+        pytest.param(
+            # 2 layers of width 8, MLP 12, patch 2: q/k/v/o 8 × 8 × 4 × 2 = 512,
+            # MLP 8 × 12 × 2 × 2 = 384, biases and norms (32 + 12 + 8 + 32) × 2 = 168,
+            # patch embedding 3 × 2 × 2 × 8 = 96, projector 8 × 16 = 128 → 1,288
+            arch(vision=vision()),
+            by_component(
+                embeddings=1_600,
+                attention=1_920,
+                dense_mlp=3_840,
+                router_and_norms=80,
+                output_head=1_600,
+                vision=1_288,
+            ),
+            id="vision-tower",
+        ),
+    ],
+)
+def test_params_by_component(architecture, expected):
+    assert params_by_component(model(architecture)) == expected
+
+
+def shapes(architecture, component):
+    """{(rows, cols): tensor count} of one component (tensors of the same shape add up)."""
+    counts = Counter()
+    for tensor in tensors(model(architecture)):
+        if tensor.component == component:
+            counts[tensor.rows, tensor.cols] += tensor.count
+    return dict(counts)
+
+
+# Shapes decide the scales of block formats, so rows and columns must be the right way round.
+@pytest.mark.parametrize(
+    "architecture, component, expected",
+    [
+        pytest.param(
+            arch(attention=gqa(qkv_bias=True, output_bias=True, qk_norm="head", output_gate=True, sinks=True)),
+            "attention",
+            {
+                (16, 48): 2,  # q and gate
+                (16, 6): 4,  # k and v
+                (24, 16): 2,  # o
+                (36, 1): 2,  # q, k, v biases
+                (16, 1): 2,  # o bias
+                (6, 1): 4,  # q and k norms
+                (4, 1): 2,  # sinks
+            },
+            id="gqa",
+        ),
+        pytest.param(
+            arch(attention=gqa(qk_norm="layer")),
+            "attention",
+            {(16, 24): 2, (16, 6): 4, (24, 16): 2, (30, 1): 2},
+            id="gqa-layer-norm",
+        ),
+        pytest.param(
+            arch(attention=mla(indexer_heads=3, indexer_head_dim=4)),
+            "attention",
+            {
+                (16, 14): 2,  # q_a
+                (14, 1): 2,  # q_a norm
+                (14, 32): 2,  # q_b
+                (16, 12): 2,  # kv_a
+                (10, 1): 2,  # kv_a norm
+                (10, 44): 2,  # kv_b
+                (20, 16): 2,  # o
+                (14, 12): 2,  # indexer q
+                (16, 4): 2,  # indexer k
+                (4, 1): 4,  # indexer k norm weight and bias
+                (16, 3): 2,  # indexer head weights
+            },
+            id="mla-indexer",
+        ),
+        pytest.param(
+            arch(layers=3, linear_attention=linear("gated_deltanet", layers=2)),
+            "attention",
+            {
+                (16, 24): 1,  # softmax q
+                (16, 6): 4,  # softmax k and v (2) + b/a gates of the 2 linear layers (2)
+                (24, 16): 1,  # softmax o
+                (16, 46): 2,  # qkvz
+                (31, 4): 2,  # conv
+                (3, 1): 4,  # dt_bias, A_log
+                (5, 1): 2,  # gated norm
+                (15, 16): 2,  # o
+            },
+            id="gated-deltanet",
+        ),
+        pytest.param(
+            arch(attention=mla(), layers=3, linear_attention=linear("kimi_delta", layers=2)),
+            "attention",
+            {
+                # the 1 MLA layer
+                (16, 14): 1,
+                (14, 1): 1,
+                (14, 32): 1,
+                (16, 12): 1,
+                (10, 1): 1,
+                (10, 44): 1,
+                (20, 16): 1,
+                # the 2 linear layers
+                (16, 8): 4,  # q, k
+                (16, 15): 4,  # v, output gate
+                (31, 4): 2,  # conv
+                (16, 4): 2,  # forget gate down
+                (4, 8): 2,  # forget gate up
+                (16, 3): 2,  # beta
+                (2, 1): 2,  # A_log
+                (8, 1): 2,  # dt_bias
+                (5, 1): 2,  # norm
+                (15, 16): 2,  # o
+            },
+            id="kimi-delta",
+        ),
+        pytest.param(
+            arch(layers=3, dense_layers=1, moe=moe(latent_size=10, router_bias=True)),
+            "router_and_norms",
+            {(16, 4): 2, (4, 1): 2, (16, 10): 4, (10, 1): 2, (16, 1): 7},
+            id="moe-router-latent",
+        ),
+        pytest.param(
+            arch(layers=3, dense_layers=1, moe=moe(latent_size=10, expert_bias=True)),
+            "routed_experts",
+            {(10, 8): 24, (26, 1): 8},
+            id="moe-routed-latent",
+        ),
+        pytest.param(
+            arch(vision=vision()),
+            "vision",
+            {(8, 8): 8, (8, 12): 4, (84, 1): 2, (12, 8): 1, (8, 16): 1},
+            id="vision",
+        ),
+        pytest.param(
+            arch(extra_layers=1),
+            "extra_layers",
+            {(16, 24): 1, (16, 6): 2, (24, 16): 1, (32, 16): 1, (16, 1): 5, (16, 40): 3},
+            id="extra-layer",
+        ),
+    ],
+)
+def test_tensor_shapes(architecture, component, expected):
+    assert shapes(architecture, component) == expected
+
+
+def test_embeddings_and_head_shapes():
+    assert shapes(arch(), "embeddings") == {(100, 16): 1}
+    assert shapes(arch(), "output_head") == {(16, 100): 1}
+    assert shapes(arch(), "dense_mlp") == {(16, 40): 6}
