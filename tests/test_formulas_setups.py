@@ -83,7 +83,7 @@ def test_gpus_for_weights(weights, expected):
 )
 def test_machine_plan(required, device, usable, expected):
     plan = machine_plan(required, device, usable)
-    assert (plan.gpu, plan.count, plan.machines) == (device, *expected)
+    assert (plan.gpu, plan.gpus_per_machine, plan.machines) == (device, *expected)
 
 
 def test_setup_totals():
@@ -150,11 +150,11 @@ def test_cheapest_setup(required, gpus, usable, multi_node, expected):
     if expected is None:
         assert setup is None
     else:
-        assert (setup.gpu.slug, setup.count, setup.machines) == expected
+        assert (setup.gpu.slug, setup.gpus_per_machine, setup.machines) == expected
 
 
 def test_cheapest_setup_defaults_to_one_machine_and_all_the_memory():
-    assert cheapest_setup(800, (CHEAP,)).count == 8
+    assert cheapest_setup(800, (CHEAP,)).gpus_per_machine == 8
     assert cheapest_setup(801, (CHEAP,)) is None
 
 
