@@ -1,4 +1,4 @@
-"""Shared fixtures: the shipped catalog, and small catalogs written into temporary folders."""
+"""Shared fixtures: the shipped catalog, the small fixture catalog, and catalogs in temporary folders."""
 
 from __future__ import annotations
 
@@ -12,12 +12,20 @@ import pytest
 from generator.catalog.loader import load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTENT = ROOT / "content"
+CONTENT = ROOT / "content"  # the shipped catalog
+FIXTURE = ROOT / "tests" / "fixtures" / "catalog"  # the feature-driven fixture catalog
 
 
 @pytest.fixture(scope="session")
 def catalog():
+    """The shipped catalog (content/)."""
     return load_catalog(CONTENT)
+
+
+@pytest.fixture(scope="session")
+def fixture_catalog():
+    """The fixture catalog (tests/fixtures/catalog/)."""
+    return load_catalog(FIXTURE)
 
 
 @pytest.fixture
