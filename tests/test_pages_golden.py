@@ -1,7 +1,9 @@
-"""Golden pages: the Markdown twins of a few pages, and the seed page read line by line.
+"""Golden pages: the Markdown twins of the fixture catalog's pages, and the seed page read line by line.
 
-After a deliberate change to templates, translations or the catalog, regenerate the golden files
-with `UPDATE_GOLDEN=1 python -m pytest tests/test_pages_golden.py` and review the diff.
+The golden files come from the fixture catalog (tests/fixtures/catalog/), so editing content/ never
+changes them. After a deliberate change to templates, translations or the fixture, regenerate them
+with `UPDATE_GOLDEN=1 python -m pytest tests/test_pages_golden.py` and review the diff. The seed
+page is checked against the shipped catalog (content/): our Kimi-K3 page must keep reading as it.
 """
 
 import os
@@ -15,12 +17,10 @@ from generator.site.render import Renderer
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
 SEED_PAGE = HERE / "seed" / "kimi-k3.pt.md"  # copy of the seed page the product comes from
-
-CASES = [
-    (lang, page)
-    for lang in ("pt", "en")
-    for page in ("models/kimi-k3", "models/llama-3-1-8b-instruct", "models", "gpus/b300", "gpus", "index")
-]
+FIXTURE_MODELS = sorted(p.stem for p in (HERE / "fixtures" / "catalog" / "models").glob("*.yaml"))
+# every fixture model; both indexes; the home page; a GPU with a price and one without
+PAGES = [f"models/{slug}" for slug in FIXTURE_MODELS] + ["models", "gpus", "index", "gpus/b300", "gpus/mi325x"]
+CASES = [(lang, page) for lang in ("pt", "en") for page in PAGES]
 
 
 def twin(catalog, lang, page_path):
@@ -29,14 +29,25 @@ def twin(catalog, lang, page_path):
 
 
 @pytest.mark.parametrize("lang, page_path", CASES)
-def test_twin_matches_golden_file(catalog, lang, page_path):
-    actual = twin(catalog, lang, page_path)
+def test_twin_matches_golden_file(fixture_catalog, lang, page_path):
+    actual = twin(fixture_catalog, lang, page_path)
     golden = GOLDEN / lang / f"{page_path}.html.md"
     if os.environ.get("UPDATE_GOLDEN"):
         golden.parent.mkdir(parents=True, exist_ok=True)
         golden.write_text(actual, encoding="utf-8")
     assert golden.exists(), f"no golden file {golden}; run UPDATE_GOLDEN=1 python -m pytest {__file__}"
     assert actual == golden.read_text(encoding="utf-8")
+
+
+def test_every_golden_file_has_a_case():
+    """A golden file no case reads is stale; UPDATE_GOLDEN=1 removes it."""
+    expected = {GOLDEN / lang / f"{page_path}.html.md" for lang, page_path in CASES}
+    stale = sorted(p for p in GOLDEN.rglob("*.md") if p not in expected)
+    if os.environ.get("UPDATE_GOLDEN"):
+        for path in stale:
+            path.unlink()
+        stale = []
+    assert stale == [], f"golden files without a case; run UPDATE_GOLDEN=1 python -m pytest {__file__}"
 
 
 # Where our page deliberately differs from the seed page, and why.
