@@ -1,4 +1,8 @@
-"""add-model: from a checkpoint folder's small files to a catalog entry, a page, in both languages."""
+"""add-model: from a checkpoint folder's small files to a catalog entry, a page, in both languages.
+
+New entries are written into a copy of the fixture catalog (`content_copy`); the parameter counts
+they must reproduce are the shipped catalog's (`catalog`).
+"""
 
 import json
 import struct
@@ -102,7 +106,7 @@ def fill_todos(path: Path, params: int) -> None:
 
 @pytest.mark.parametrize("config, repo_id, slug", FAMILIES, ids=[f[2] for f in FAMILIES])
 def test_add_model_reads_the_architecture_of_each_family(tmp_path, catalog, content_copy, config, repo_id, slug, capsys):
-    (content_copy / "models" / f"{slug}.yaml").unlink()
+    (content_copy / "models" / f"{slug}.yaml").unlink(missing_ok=True)  # where the fixture has it
     folder = checkpoint_folder(tmp_path, config)
     if slug == "deepseek-v3":  # the index names the MTP layer's own embeddings
         weight_map = {"model.layers.61.embed_tokens.weight": "model-00001.safetensors"}

@@ -1,17 +1,19 @@
-"""The site as readers use it, in a real Chromium (Debian's package) driven by Playwright."""
+"""The site as readers use it, in a real Chromium (Debian's package) driven by Playwright.
+
+The site is the fixture catalog's (tests/fixtures/catalog/): the page types and widgets are the
+same whatever the catalog holds.
+"""
 
 import os
 import shutil
-import subprocess
-import sys
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import FIXTURE, ROOT, run_build
+
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 INSTALL = "apt-get install -y chromium"
@@ -42,8 +44,7 @@ def server(tmp_path_factory, chromium_path):
     out = tmp_path_factory.mktemp("served") / "site"
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(out)))
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    result = subprocess.run([sys.executable, "-m", "generator", "build", "--out", str(out), "--base-url", base],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = run_build(FIXTURE, out, "--base-url", base)
     assert result.returncode == 0, result.stderr
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

@@ -1,6 +1,7 @@
 """The catalog loader: the shipped catalog is valid; bad input gives one clear line per problem.
 
-The shipped catalog (content/) is checked for what must hold however it grows.
+The shipped catalog (content/) is checked for what must hold however it grows; the bad-input
+cases edit a copy of the fixture catalog (`content_copy`), whose files never change.
 """
 
 import re
@@ -104,13 +105,13 @@ KIMI = "models/kimi-k3.yaml"
          "content/models/kimi-k3.yaml:4: weights: must be an https:// URL (got 'javascript:alert(1)')"),
         (KIMI, "name: Kimi-K3", "name: [Kimi",
          "content/models/kimi-k3.yaml:4: (yaml): malformed YAML: did not find expected ',' or ']'"),
-        ("models/kimi-k2-instruct.yaml", "id: moonshotai/Kimi-K2-Instruct", "id: moonshotai/Kimi-K3",
-         "content/models/kimi-k3.yaml:2: id: duplicate id 'moonshotai/Kimi-K3' (already in content/models/kimi-k2-instruct.yaml)"),
+        ("models/deepseek-v2.yaml", "id: deepseek-ai/DeepSeek-V2", "id: moonshotai/Kimi-K3",
+         "content/models/kimi-k3.yaml:2: id: duplicate id 'moonshotai/Kimi-K3' (already in content/models/deepseek-v2.yaml)"),
         ("site.yaml", "currency: USD", "currency: EUR",
          "content/site.yaml:{line}: currency: must be USD, the currency of the prices in gpus.yaml (got 'EUR')"),
         ("gpus.yaml", "shapes: {value: [1, 2, 4, 8], source: \"https://lambda.ai/instances\"",
          "shapes: {value: [8, 4], source: \"https://lambda.ai/instances\"",
-         "content/gpus.yaml:{line}: gpus.1.shapes: must be distinct counts from 1 to 8 in ascending order (got [8, 4])"),
+         "content/gpus.yaml:{line}: gpus.0.shapes: must be distinct counts from 1 to 8 in ascending order (got [8, 4])"),
     ],
 )
 def test_bad_input_is_reported_with_file_line_and_field(content_copy, monkeypatch, file, old, new, expected):

@@ -1,16 +1,18 @@
-"""Catalog text is escaped wherever it lands: Markdown tables, HTML, titles, twins, URLs."""
+"""Catalog text is escaped wherever it lands: Markdown tables, HTML, titles, twins, URLs.
+
+The hostile site is the fixture catalog (tests/fixtures/catalog/) with one model renamed.
+"""
 
 import html
 import re
-import subprocess
-import sys
+import shutil
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import FIXTURE, run_build
+
 HOSTILE = "<img src=x onerror=alert(1)> a|b *c* `d` [e](f) #g </title>"
 SLUG = "img-src-x-onerror-alert-1-a-b-c-d-e-f-g-title"
 
@@ -48,14 +50,13 @@ def text_of(document: str) -> Text:
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory):
     content = tmp_path_factory.mktemp("hostile") / "content"
-    subprocess.run(["cp", "-r", str(ROOT / "content"), str(content)], check=True)
+    shutil.copytree(FIXTURE, content)
     source = content / "models" / "mistral-7b-v0-1.yaml"
     text = source.read_text().replace("name: Mistral-7B-v0.1", f"name: {HOSTILE!r}".replace("'", '"'))
     source.unlink()
     (content / "models" / f"{SLUG}.yaml").write_text(text)
     out = content.parent / "site"
-    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out)],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = run_build(content, out)
     assert result.returncode == 0, result.stderr
     return out
 

@@ -1,16 +1,16 @@
-"""Rebuilds: unchanged pages keep their bytes and mtime; the result equals a full build."""
+"""Rebuilds: unchanged pages keep their bytes and mtime; the result equals a full build.
+
+`content_copy` is a writable copy of the fixture catalog (tests/fixtures/catalog/).
+"""
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import run_build
 
 
 def build(content: Path, out: Path) -> None:
-    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out)],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = run_build(content, out)
     assert result.returncode == 0, result.stderr
 
 
@@ -56,15 +56,17 @@ def test_rebuilds_touch_only_what_changed_and_equal_a_full_build(tmp_path, conte
     assert_same_bytes(out, full)
 
     # one model added: its pages, the indexes, the GPU pages, the sitemap and llms.txt follow
-    shutil.copy(content_copy / "models" / "qwen3-32b.yaml", content_copy / "models" / "qwen3-32b-copy.yaml")
-    copy = content_copy / "models" / "qwen3-32b-copy.yaml"
-    copy.write_text(copy.read_text().replace("name: Qwen3-32B", "name: Qwen3-32B-copy").replace("id: Qwen/Qwen3-32B", "id: Qwen/Qwen3-32B-copy"))
+    shutil.copy(content_copy / "models" / "llama-3-1-8b-instruct.yaml", content_copy / "models" / "llama-3-1-8b-instruct-copy.yaml")
+    copy = content_copy / "models" / "llama-3-1-8b-instruct-copy.yaml"
+    copy.write_text(copy.read_text().replace("name: Llama-3.1-8B-Instruct", "name: Llama-3.1-8B-Instruct-copy")
+                    .replace("id: meta-llama/Llama-3.1-8B-Instruct", "id: meta-llama/Llama-3.1-8B-Instruct-copy"))
     build(content_copy, out)
     added = snapshot(out)
-    for path in ("pt/models/qwen3-32b-copy.html", "en/models/qwen3-32b-copy.html.md", "pt/models.html", "en/gpus/b300.html", "sitemap.xml", "llms.txt"):
+    for path in ("pt/models/llama-3-1-8b-instruct-copy.html", "en/models/llama-3-1-8b-instruct-copy.html.md", "pt/models.html",
+                 "en/gpus/b300.html", "sitemap.xml", "llms.txt"):
         assert path in changed(after_edit, added), path
-    assert "qwen3-32b-copy.html" in (out / "pt" / "models.html").read_text()
-    assert "qwen3-32b-copy.html.md" in (out / "llms.txt").read_text()
+    assert "llama-3-1-8b-instruct-copy.html" in (out / "pt" / "models.html").read_text()
+    assert "llama-3-1-8b-instruct-copy.html.md" in (out / "llms.txt").read_text()
     shutil.rmtree(full.parent)
     build(content_copy, full)
     assert_same_bytes(out, full)
@@ -72,8 +74,8 @@ def test_rebuilds_touch_only_what_changed_and_equal_a_full_build(tmp_path, conte
     # and removed again: its pages go
     copy.unlink()
     build(content_copy, out)
-    assert not (out / "pt" / "models" / "qwen3-32b-copy.html").exists()
-    assert "qwen3-32b-copy" not in (out / "sitemap.xml").read_text()
+    assert not (out / "pt" / "models" / "llama-3-1-8b-instruct-copy.html").exists()
+    assert "llama-3-1-8b-instruct-copy" not in (out / "sitemap.xml").read_text()
 
 
 def test_a_build_that_dies_invalidates_the_cache(tmp_path, content_copy):

@@ -3,7 +3,6 @@
 import math
 import re
 import shutil
-from pathlib import Path
 
 import yaml
 from hypothesis import HealthCheck, given, settings
@@ -17,8 +16,8 @@ from generator.site.view_models import build_pages
 from generator.catalog.records import Architecture, Attention, LinearAttention, MixtureOfExperts, Model
 from generator.site.render import Renderer
 from generator.sizing.weights import params_by_component
+from tests.conftest import FIXTURE
 
-ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = re.compile(r"^[^:\n]+:\d+: [^:\n]+: .+$")
 KEYS = ["id", "name", "weights", "params", "active_params", "experts", "experts_per_token", "context_window",
         "precision", "license", "release_date", "architecture", "parms", "value", "source"]
@@ -34,8 +33,8 @@ documents = st.one_of(values, st.dictionaries(st.sampled_from(KEYS), values, max
 @given(document=documents, raw=st.binary(max_size=40))
 def test_any_model_file_loads_or_fails_with_one_line_per_problem(tmp_path_factory, document, raw):
     content = tmp_path_factory.mktemp("content")
-    shutil.copy(ROOT / "content" / "site.yaml", content)
-    shutil.copy(ROOT / "content" / "gpus.yaml", content)
+    shutil.copy(FIXTURE / "site.yaml", content)
+    shutil.copy(FIXTURE / "gpus.yaml", content)
     (content / "models").mkdir()
     (content / "models" / "generated.yaml").write_text(yaml.safe_dump(document))
     (content / "models" / "raw.yaml").write_bytes(raw)
@@ -88,7 +87,7 @@ def models(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(model=models(), tokens=st.integers(0, 2**20), extra=st.integers(1, 2**16))
-def test_sizing_numbers_are_finite_non_negative_and_monotonic(catalog, model, tokens, extra):
+def test_sizing_numbers_are_finite_non_negative_and_monotonic(fixture_catalog, model, tokens, extra):
     sizes = {row.key: row.bytes for row in format_table(model)}
     assert all(value > 0 for value in sizes.values())
     # uniform formats: more bits never less memory; the mixed ~2-bit plan keeps attention at 8
@@ -99,7 +98,7 @@ def test_sizing_numbers_are_finite_non_negative_and_monotonic(catalog, model, to
         cache = kv_cache(model.architecture, bits)
         assert 0 <= cache.sequence_bytes(tokens) <= cache.sequence_bytes(tokens + extra)
     assert kv_cache(model.architecture, 8).sequence_bytes(tokens) <= kv_cache(model.architecture, 16).sequence_bytes(tokens)
-    detail = detailed_sizing(model, catalog.gpus)
+    detail = detailed_sizing(model, fixture_catalog.gpus)
     capacity = detail.capacity
     assert capacity.room.bytes >= 0 and capacity.room.users_full_context >= 1
     speed = detail.speed
@@ -109,10 +108,10 @@ def test_sizing_numbers_are_finite_non_negative_and_monotonic(catalog, model, to
 
 @settings(max_examples=25, deadline=None)
 @given(model=models())
-def test_any_sized_model_renders_in_both_languages(catalog, model):
-    generated = catalog.__class__(site=catalog.site, gpus=catalog.gpus, models=(model,))
+def test_any_sized_model_renders_in_both_languages(fixture_catalog, model):
+    generated = fixture_catalog.__class__(site=fixture_catalog.site, gpus=fixture_catalog.gpus, models=(model,))
     pages = build_pages(generated)
     for lang in ("pt", "en"):
-        renderer = Renderer(catalog.site, lang)
+        renderer = Renderer(fixture_catalog.site, lang)
         for page in pages:
             assert renderer.render(page, twin=True).startswith("# ")

@@ -1,24 +1,23 @@
-"""The real thing: `python -m generator build` runs MkDocs and writes the whole site."""
+"""The real thing: `python -m generator build` runs MkDocs and writes the whole site.
+
+The site here is the fixture catalog's (tests/fixtures/catalog/); test_site_integrity.py also
+checks a build of the shipped catalog.
+"""
 
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from generator.catalog.slugs import slugify
+from tests.conftest import FIXTURE, run_build
 
-ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("pt", "en")
 
 
-def build(out: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "generator", "build", "--out", str(out), *extra],
-        capture_output=True, text=True, cwd=ROOT,
-    )
+def build(out: Path, content: Path = FIXTURE):
+    return run_build(content, out)
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +37,8 @@ def test_every_page_type_is_built_as_html(site, lang, page):
     assert f'<html lang="{lang}"' in text
 
 
-def test_every_catalog_model_and_gpu_has_a_page_and_a_twin_in_both_languages(site, catalog):
-    pages = [f"models/{m.slug}" for m in catalog.models] + [f"gpus/{g.slug}" for g in catalog.gpus]
+def test_every_catalog_model_and_gpu_has_a_page_and_a_twin_in_both_languages(site, fixture_catalog):
+    pages = [f"models/{m.slug}" for m in fixture_catalog.models] + [f"gpus/{g.slug}" for g in fixture_catalog.gpus]
     pages += ["index", "models", "gpus"]
     for lang in LANGS:
         for page in pages:
@@ -91,11 +90,11 @@ def test_twins_hold_the_seed_numbers_in_each_locale_format(site):
     assert not (site / "pt/models/kimi-k3.html.html").exists()
 
 
-def test_sitemap_lists_every_page_with_its_alternates(site, catalog):
+def test_sitemap_lists_every_page_with_its_alternates(site, fixture_catalog):
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     root = ET.parse(site / "sitemap.xml").getroot()
     urls = root.findall("s:url", ns)
-    assert len(urls) == 2 * (len(catalog.models) + len(catalog.gpus) + 3)
+    assert len(urls) == 2 * (len(fixture_catalog.models) + len(fixture_catalog.gpus) + 3)
     for url in urls:
         langs = sorted(link.get("hreflang") for link in url.findall("x:link", ns))
         assert langs == ["en", "pt", "x-default"]
@@ -103,11 +102,11 @@ def test_sitemap_lists_every_page_with_its_alternates(site, catalog):
     assert "https://gpus.arrakis.example/en/models/kimi-k3.html" in locs
 
 
-def test_llms_txt_lists_the_markdown_twins(site, catalog):
+def test_llms_txt_lists_the_markdown_twins(site, fixture_catalog):
     text = html(site, "llms.txt")
     assert text.startswith("# Arrakis GPU requirements\n")
     for lang in LANGS:
-        for model in catalog.models:
+        for model in fixture_catalog.models:
             assert f"https://gpus.arrakis.example/{lang}/models/{model.slug}.html.md)" in text
 
 
@@ -139,7 +138,7 @@ def test_builds_are_byte_identical_and_failed_builds_leave_the_site(site, tmp_pa
 
     (content_copy / "models" / "kimi-k3.yaml").write_text("name: [broken\n")
     before = {p: p.stat().st_mtime_ns for p in again.rglob("*")}
-    result = build(again, "--content", str(content_copy))
+    result = build(again, content_copy)
     assert result.returncode == 2
     assert {p: p.stat().st_mtime_ns for p in again.rglob("*")} == before
     assert [p.name for p in again.parent.iterdir() if p.name.startswith(".again.building")] == []

@@ -1,4 +1,9 @@
-"""Whole-site checks over the built HTML: links, anchors, languages, canonical URLs, JSON-LD."""
+"""Whole-site checks over the built HTML: links, anchors, languages, canonical URLs, JSON-LD.
+
+Most checks read the fixture catalog's site (`built_site`); those that take `site` read it and
+the shipped catalog's (`shipped_site`), the suite's one build of the whole of content/, so that a
+shipped model that breaks the site fails here.
+"""
 
 import json
 import xml.etree.ElementTree as ET
@@ -55,8 +60,24 @@ def html_pages(site: Path) -> list[Path]:
     return sorted(p for p in site.rglob("*.html") if "assets" not in p.parts)
 
 
-def test_no_broken_internal_link_or_anchor(built_site):
-    parsed = {path: parse(path) for path in html_pages(built_site)}
+@pytest.fixture(params=["fixture", "shipped"])
+def site(request) -> Path:
+    """The fixture catalog's site, then the shipped catalog's."""
+    return request.getfixturevalue("built_site" if request.param == "fixture" else "shipped_site")
+
+
+def test_every_shipped_model_and_gpu_has_a_page_and_a_twin_in_both_languages(shipped_site, catalog):
+    pages = [f"models/{m.slug}" for m in catalog.models] + [f"gpus/{g.slug}" for g in catalog.gpus]
+    for lang in LANGS:
+        for page in pages + ["index", "models", "gpus"]:
+            assert (shipped_site / f"{lang}/{page}.html").is_file(), (lang, page)
+            assert (shipped_site / f"{lang}/{page}.html.md").is_file(), (lang, page)
+        index = (shipped_site / lang / "models.html").read_text(encoding="utf-8")
+        assert [m.slug for m in catalog.models if f'href="models/{m.slug}.html"' not in index] == []
+
+
+def test_no_broken_internal_link_or_anchor(site):
+    parsed = {path: parse(path) for path in html_pages(site)}
     broken = []
     for path, page in parsed.items():
         for link in page.links:
@@ -64,16 +85,16 @@ def test_no_broken_internal_link_or_anchor(built_site):
             parts = urlsplit(url)
             if parts.scheme or parts.netloc or link.startswith(("mailto:", "/console/")):
                 continue  # other sites, and the cloud's console next to the site
-            target = (built_site / unquote(parts.path).lstrip("/")) if url.startswith("/") else (path.parent / unquote(parts.path))
+            target = (site / unquote(parts.path).lstrip("/")) if url.startswith("/") else (path.parent / unquote(parts.path))
             target = target.resolve() if url else path
             if target.is_dir():
                 target = target / "index.html"
             if not target.exists():
-                broken.append(f"{path.relative_to(built_site)}: {link}")
+                broken.append(f"{path.relative_to(site)}: {link}")
             elif fragment and target.suffix == ".html":
                 ids = parsed[target].ids if target in parsed else parse(target).ids
                 if fragment not in ids:
-                    broken.append(f"{path.relative_to(built_site)}: {link} (no #{fragment})")
+                    broken.append(f"{path.relative_to(site)}: {link} (no #{fragment})")
     assert broken == []
 
 
@@ -92,20 +113,20 @@ def test_every_page_has_lang_canonical_and_absolute_hreflang_alternates(built_si
             assert alternates == {"pt": f"{BASE}pt/{own}", "en": f"{BASE}en/{own}", "x-default": f"{BASE}pt/{own}"}, relative
 
 
-def test_the_sitemap_lists_every_page_and_llms_txt_every_twin(built_site):
+def test_the_sitemap_lists_every_page_and_llms_txt_every_twin(site):
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    locs = {u.find("s:loc", ns).text for u in ET.parse(built_site / "sitemap.xml").getroot().findall("s:url", ns)}
-    pages = {BASE + p.relative_to(built_site).as_posix() for lang in LANGS for p in html_pages(built_site / lang) if p.name != "404.html"}
+    locs = {u.find("s:loc", ns).text for u in ET.parse(site / "sitemap.xml").getroot().findall("s:url", ns)}
+    pages = {BASE + p.relative_to(site).as_posix() for lang in LANGS for p in html_pages(site / lang) if p.name != "404.html"}
     assert locs == pages
-    llms = (built_site / "llms.txt").read_text()
+    llms = (site / "llms.txt").read_text()
     for url in pages:
         assert f"({url}.md)" in llms
-        assert (built_site / (url.removeprefix(BASE) + ".md")).is_file()
+        assert (site / (url.removeprefix(BASE) + ".md")).is_file()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_json_ld_parses_and_its_faq_is_the_pages_own_text(built_site, lang):
-    for path in (built_site / lang / "models").glob("*.html"):
+def test_json_ld_parses_and_its_faq_is_the_pages_own_text(site, lang):
+    for path in (site / lang / "models").glob("*.html"):
         page = parse(path)
         assert len(page.scripts) == 1, path
         data = json.loads(page.scripts[0])
@@ -116,7 +137,7 @@ def test_json_ld_parses_and_its_faq_is_the_pages_own_text(built_site, lang):
         for item in faq:
             assert item["name"] in visible and item["acceptedAnswer"]["text"] in visible, item["name"]
         crumbs = types["BreadcrumbList"]["itemListElement"]
-        assert [c["item"] for c in crumbs] == [f"{BASE}{lang}/index.html", f"{BASE}{lang}/models.html", BASE + path.relative_to(built_site).as_posix()]
+        assert [c["item"] for c in crumbs] == [f"{BASE}{lang}/index.html", f"{BASE}{lang}/models.html", BASE + path.relative_to(site).as_posix()]
 
 
 def test_kimi_k3_faq_in_json_ld(built_site):
