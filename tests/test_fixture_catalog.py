@@ -125,6 +125,7 @@ def test_heads_that_do_not_split_over_8_gpus_give_the_tensor_parallel_warning(fi
             "4-way tensor parallelism and 2 pipeline stages.") in text
     assert "| [B300](/en/gpus/b300.html.md) | 20 | 10 | 6 | 6 | 8 × B300 (heads do not split over 8 GPUs) | $36.80 |" in text
     assert "--tensor-parallel-size 4 \\\n  --pipeline-parallel-size 2" in text
+    assert "--tp 4 \\\n  --pp-size 2" in text  # SGLang: the same split as vLLM, not --tp 8
     # the real entry splits evenly: the warning belongs to the variant only
     real = twin(fixture_catalog, "en", "models/kimi-k3")
     assert "Checked: 8-way tensor parallelism splits the 96 attention heads evenly." in real
