@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import FIXTURE
+
 GENERATOR = Path(__file__).resolve().parent.parent / "generator"
 
 # What each package may import from the project (besides itself).
@@ -60,8 +62,6 @@ def test_a_build_leaves_no_process_wide_state(tmp_path):
     from generator.catalog.loader import load_catalog
     from generator.site.build import build_site
 
-    fixture = Path(__file__).resolve().parent / "fixtures" / "catalog"
-    content = fixture if fixture.is_dir() else GENERATOR.parent / "content"
     before = dict(os.environ)
-    build_site(load_catalog(content), tmp_path / "site")
+    build_site(load_catalog(FIXTURE), tmp_path / "site")
     assert dict(os.environ) == before
