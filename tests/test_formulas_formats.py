@@ -36,6 +36,8 @@ def t(rows, cols, count=1, component="attention"):
         pytest.param(t(64, 1, 2), "mxfp4", 256, id="mxfp4-vector-stays-bf16"),  # 128 × 2
         # --- q2: a quarter byte per value, one 2-byte scale per 32 values
         pytest.param(t(64, 4), "q2", 80, id="q2-64x4"),  # 256 / 4 = 64 + (2 × 4 blocks) × 2
+        # 33 rows → 2 blocks per column × 2 cols = 4 blocks
+        pytest.param(t(33, 2), "q2", 24, id="q2-partial-block"),  # 66 / 4 = 16 (floor) + 4 × 2
         pytest.param(t(64, 1), "q2", 128, id="q2-vector-stays-bf16"),  # 64 × 2
     ],
 )
@@ -148,6 +150,18 @@ MOE = model(
 )
 def test_format_table_rows_largest_first(subject, expected):
     assert [(row.key, row.bytes) for row in format_table(subject)] == expected
+
+
+def test_format_table_ties_go_by_key():
+    # a checkpoint stored exactly as the 2-bit plan: both rows 9,952 bytes, "2bit" sorts first
+    same_as_2bit = model(arch(formats={"attention": "fp8_block128", "dense_mlp": "q2"}))
+    assert [(row.key, row.bytes) for row in format_table(same_as_2bit)] == [
+        ("bf16", 18_080),
+        ("fp8", 12_376),
+        ("2bit", 9_952),
+        ("native", 9_952),
+        ("4bit", 9_784),
+    ]
 
 
 def test_format_table_row_components_add_up_to_its_bytes():

@@ -82,6 +82,18 @@ def test_kv_cache_by_layer_kind(architecture, bits, expected):
     assert kv_cache(architecture, bits) == expected
 
 
+@pytest.mark.parametrize("bits", [16, 8])
+def test_kv_cache_bytes_are_whole_numbers(bits):
+    architecture = arch(
+        layers=4,
+        attention=gqa(kv_heads=2, head_dim=4, sliding_window=8, sliding_window_layers=1),
+        linear_attention=linear(layers=2),
+    )
+    cache = kv_cache(architecture, bits)
+    fields = (cache.bytes_per_token, cache.window_bytes_per_token, cache.window_tokens, cache.state_bytes)
+    assert all(type(value) is int for value in fields), fields
+
+
 def test_kv_cache_defaults_to_16_bits():
     assert kv_cache(arch(layers=3, attention=GQA)) == KvCache(96, 0, 0, 0)
 
@@ -129,6 +141,11 @@ ROOM_CACHE = KvCache(bytes_per_token=32, window_bytes_per_token=64, window_token
         pytest.param(KvCache(0, 64, 8, 100), 611, 7, id="windows-only-short"),  # 511 // 64 = 7
         pytest.param(KvCache(0, 64, 8, 100), 612, None, id="windows-only-any-length"),  # 100 + 64 × 8
         pytest.param(KvCache(0, 64, 8, 100), 10**9, None, id="windows-only-huge-room"),
+        # a 1-token window: 96 bytes for the first token, 32 for each one after
+        pytest.param(KvCache(32, 64, 1, 0), 160, 3, id="one-token-window"),  # 1 + (160 - 96) // 32
+        # 1 byte a token: a room of 0 bytes or less holds no token
+        pytest.param(KvCache(1, 0, 0, 0), 0, 0, id="one-byte-tokens-no-room"),
+        pytest.param(KvCache(1, 0, 0, 0), -5, 0, id="one-byte-tokens-negative-room"),
     ],
 )
 def test_tokens_that_fit(cache, room, expected):
@@ -149,6 +166,11 @@ def test_tokens_that_fit(cache, room, expected):
 )
 def test_sequences_that_fit(room, expected):
     assert sequences_that_fit(CACHE, room, 20) == expected
+
+
+def test_no_room_holds_no_sequence_even_of_one_byte():
+    assert sequences_that_fit(KvCache(1, 0, 0, 0), 0, 1) == 0
+    assert sequences_that_fit(KvCache(1, 0, 0, 0), -3, 1) == 0
 
 
 def test_sequences_that_fit_count_the_window_only_once():

@@ -48,22 +48,44 @@ def test_attention_params(attention, expected):
     assert attention_params(arch(attention=attention)) == expected
 
 
-# 3 layers, 2 of them linear: softmax attention keeps 1 layer (q 384 + k/v 192 + o 384 = 960).
+# The same with 3 layers, where "2 × layers" and "2 + layers" differ: per layer q 384 + k/v 192
+# + o 384 = 960; MLA 1,648; its indexer 288.
+@pytest.mark.parametrize(
+    "attention, expected",
+    [
+        pytest.param(gqa(), 2_880, id="plain"),  # 960 × 3
+        pytest.param(gqa(qk_norm="head"), 2_916, id="qk-norm-per-head"),  # + 6 × 2 × 3 = 36
+        pytest.param(
+            gqa(qkv_bias=True, output_bias=True, qk_norm="head", output_gate=True, sinks=True),
+            4_236,  # 2,880 + 36 × 3 + 16 × 3 + 36 + 384 × 3 + 4 × 3
+            id="everything",
+        ),
+        pytest.param(mla(), 4_944, id="mla-q-lora"),  # 1,648 × 3
+        pytest.param(mla(output_gate=True), 5_904, id="mla-output-gate"),  # + 16 × 20 × 3 = 960
+        # indexer per layer: q 14 × 12 = 168, k 16 × 4 = 64, k norm 4 × 2 = 8, weights 16 × 3 = 48
+        pytest.param(mla(indexer_heads=3, indexer_head_dim=4), 5_808, id="mla-indexer"),  # 4,944 + 288 × 3
+    ],
+)
+def test_attention_params_three_layers(attention, expected):
+    assert attention_params(arch(layers=3, attention=attention)) == expected
+
+
+# 4 layers, 3 of them linear: softmax attention keeps 1 layer (q 384 + k/v 192 + o 384 = 960).
 # Linear: 2 key heads of 4 (key width 8), 3 value heads of 5 (value width 15), kernel 4.
 @pytest.mark.parametrize(
     "kind, expected",
     [
         # per layer: qkvz 16 × (16 + 30) = 736, b/a 16 × 6 = 96, conv (16 + 15) × 4 = 124,
-        # dt_bias and A_log 3 × 2 = 6, norm 5, o 15 × 16 = 240 → 1,207; × 2 layers + 960
-        pytest.param("gated_deltanet", 3_374, id="gated-deltanet"),
+        # dt_bias and A_log 3 × 2 = 6, norm 5, o 15 × 16 = 240 → 1,207; × 3 layers + 960
+        pytest.param("gated_deltanet", 4_581, id="gated-deltanet"),
         # per layer: q, k 16 × 8 × 2 = 256, v and gate 16 × 15 × 2 = 480, conv 124,
         # forget gate 16 × 4 = 64 and 4 × 8 = 32, beta 16 × 3 = 48, A_log 2, dt_bias 8, norm 5,
-        # o 240 → 1,259; × 2 layers + 960
-        pytest.param("kimi_delta", 3_478, id="kimi-delta"),
+        # o 240 → 1,259; × 3 layers + 960
+        pytest.param("kimi_delta", 4_737, id="kimi-delta"),
     ],
 )
 def test_linear_attention_params(kind, expected):
-    assert attention_params(arch(layers=3, linear_attention=linear(kind, layers=2))) == expected
+    assert attention_params(arch(layers=4, linear_attention=linear(kind, layers=3))) == expected
 
 
 # A 3-layer model, 1 dense layer (MLP 16 × 40 × 3 = 1,920), 2 MoE layers of 4 experts of 8:
@@ -126,6 +148,20 @@ COMMON_MOE = dict(embeddings=1_600, attention=2_880, output_head=1_600)
             moe_model(latent_size=10, expert_bias=True),  # + (8 + 8 + 10) × 4 × 2 = 208
             by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=2_128, router_and_norms=900),
             id="latent-expert-bias",
+        ),
+        pytest.param(
+            # 3 MoE layers: routed 10 × 8 × 3 × 4 × 3 = 2,880; router 16 × 4 × 3 = 192,
+            # down and up 16 × 10 × 2 × 3 = 960, latent norm 10 × 3 = 30, norms 16 × 9 = 144
+            model(arch(layers=4, dense_layers=1, moe=moe(latent_size=10))),
+            by_component(
+                embeddings=1_600,
+                attention=3_840,
+                dense_mlp=1_920,
+                routed_experts=2_880,
+                router_and_norms=1_326,
+                output_head=1_600,
+            ),
+            id="latent-three-moe-layers",
         ),
     ],
 )
@@ -208,6 +244,33 @@ def test_moe_params_by_component(subject, expected):
             id="moe-extra-layer",
         ),
         pytest.param(
+            # every MoE extra lands in the extra layer, not in the trunk's components:
+            # trunk (2 MoE layers): routed 1,920 + expert biases 26 × 4 × 2 = 208;
+            # shared 768 + gate 32; router 128 + bias 8 + latent 640 + 20 + norms 112 = 908.
+            # extra layer: attention 960 + projection 512 + norms 80 + router 64 + bias 4
+            # + routed 10 × 8 × 12 = 960 + biases 26 × 4 = 104 + shared 384 + gate 16
+            # + latent 16 × 10 × 2 = 320 + latent norm 10 → 3,414
+            arch(
+                layers=3,
+                dense_layers=1,
+                moe=moe(
+                    shared_experts=1, router_bias=True, expert_bias=True, shared_expert_gate=True, latent_size=10
+                ),
+                extra_layers=1,
+            ),
+            by_component(
+                embeddings=1_600,
+                attention=2_880,
+                dense_mlp=1_920,
+                routed_experts=2_128,
+                shared_experts=800,
+                router_and_norms=908,
+                output_head=1_600,
+                extra_layers=3_414,
+            ),
+            id="moe-extra-layer-with-every-extra",
+        ),
+        pytest.param(
             # 2 layers of width 8, MLP 12, patch 2: q/k/v/o 8 × 8 × 4 × 2 = 512,
             # MLP 8 × 12 × 2 × 2 = 384, biases and norms (32 + 12 + 8 + 32) × 2 = 168,
             # patch embedding 3 × 2 × 2 × 8 = 96, projector 8 × 16 = 128 → 1,288
@@ -221,6 +284,20 @@ def test_moe_params_by_component(subject, expected):
                 vision=1_288,
             ),
             id="vision-tower",
+        ),
+        pytest.param(
+            # 3 layers, patch 3: 8 × 8 × 4 × 3 = 768, 8 × 12 × 2 × 3 = 576, 84 × 3 = 252,
+            # patch embedding 3 × 3 × 3 × 8 = 216, projector 128 → 1,940
+            arch(vision=vision(layers=3, patch_size=3)),
+            by_component(
+                embeddings=1_600,
+                attention=1_920,
+                dense_mlp=3_840,
+                router_and_norms=80,
+                output_head=1_600,
+                vision=1_940,
+            ),
+            id="vision-three-layers-patch-3",
         ),
     ],
 )
@@ -280,22 +357,22 @@ def shapes(architecture, component):
             id="mla-indexer",
         ),
         pytest.param(
-            arch(layers=3, linear_attention=linear("gated_deltanet", layers=2)),
+            arch(layers=4, linear_attention=linear("gated_deltanet", layers=3)),
             "attention",
             {
                 (16, 24): 1,  # softmax q
-                (16, 6): 4,  # softmax k and v (2) + b/a gates of the 2 linear layers (2)
+                (16, 6): 5,  # softmax k and v (2) + b/a gates of the 3 linear layers (3)
                 (24, 16): 1,  # softmax o
-                (16, 46): 2,  # qkvz
-                (31, 4): 2,  # conv
-                (3, 1): 4,  # dt_bias, A_log
-                (5, 1): 2,  # gated norm
-                (15, 16): 2,  # o
+                (16, 46): 3,  # qkvz
+                (31, 4): 3,  # conv
+                (3, 1): 6,  # dt_bias, A_log
+                (5, 1): 3,  # gated norm
+                (15, 16): 3,  # o
             },
             id="gated-deltanet",
         ),
         pytest.param(
-            arch(attention=mla(), layers=3, linear_attention=linear("kimi_delta", layers=2)),
+            arch(attention=mla(), layers=4, linear_attention=linear("kimi_delta", layers=3)),
             "attention",
             {
                 # the 1 MLA layer
@@ -306,17 +383,17 @@ def shapes(architecture, component):
                 (10, 1): 1,
                 (10, 44): 1,
                 (20, 16): 1,
-                # the 2 linear layers
-                (16, 8): 4,  # q, k
-                (16, 15): 4,  # v, output gate
-                (31, 4): 2,  # conv
-                (16, 4): 2,  # forget gate down
-                (4, 8): 2,  # forget gate up
-                (16, 3): 2,  # beta
-                (2, 1): 2,  # A_log
-                (8, 1): 2,  # dt_bias
-                (5, 1): 2,  # norm
-                (15, 16): 2,  # o
+                # the 3 linear layers
+                (16, 8): 6,  # q, k
+                (16, 15): 6,  # v, output gate
+                (31, 4): 3,  # conv
+                (16, 4): 3,  # forget gate down
+                (4, 8): 3,  # forget gate up
+                (16, 3): 3,  # beta
+                (2, 1): 3,  # A_log
+                (8, 1): 3,  # dt_bias
+                (5, 1): 3,  # norm
+                (15, 16): 3,  # o
             },
             id="kimi-delta",
         ),
