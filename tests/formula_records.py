@@ -69,7 +69,8 @@ def linear(kind: str = "gated_deltanet", **changes) -> LinearAttention:
 
 
 def moe(**changes) -> MixtureOfExperts:
-    return replace(MixtureOfExperts(experts=4, experts_per_token=2, expert_intermediate_size=8), **changes)
+    """An MoE block of experts 8 wide; `model` gives the counts: 4 experts, 2 per token."""
+    return replace(MixtureOfExperts(expert_intermediate_size=8), **changes)
 
 
 def vision(**changes) -> VisionTower:
@@ -89,6 +90,7 @@ def arch(**changes) -> Architecture:
 
 
 def model(architecture: Architecture, params: int = 0, **changes) -> Model:
+    """A model of `architecture`; with an MoE block, 4 routed experts and 2 per token."""
     base = Model(
         id="test/tiny",
         name="Tiny",
@@ -96,6 +98,8 @@ def model(architecture: Architecture, params: int = 0, **changes) -> Model:
         weights_url="https://example.org/tiny",
         params=params,
         architecture=architecture,
+        experts=4 if architecture.moe else None,
+        experts_per_token=2 if architecture.moe else None,
     )
     return replace(base, **changes)
 

@@ -66,18 +66,18 @@ def test_kv_cache(detail):
 
 def test_capacity(detail):
     capacity = detail.capacity
-    assert (capacity.setup.gpu, capacity.setup.count, capacity.setup.machines) == (GPU_A, 8, 1)
+    assert (capacity.setup.gpu, capacity.setup.gpus_per_machine, capacity.setup.machines) == (GPU_A, 8, 1)
     assert capacity.weights_bytes == 972_296
     assert capacity.overhead_bytes == 480_001  # 10 % of 8 × 600,001 = 480,000.8, rounded
-    assert capacity.kv_room_bytes == 3_347_711  # 4,800,008 - 480,001 - 972,296
-    assert capacity.tokens == 69_743  # 3,347,711 // 48
-    assert capacity.users_full_context == 1  # 3,347,711 // 1,920,000
-    assert capacity.users_short_context == 2  # 3,347,711 // (48 × 32,768 = 1,572,864)
+    assert capacity.room.bytes == 3_347_711  # 4,800,008 - 480,001 - 972,296
+    assert capacity.room.tokens == 69_743  # 3,347,711 // 48
+    assert capacity.room.users_full_context == 1  # 3,347,711 // 1,920,000
+    assert capacity.room.users_short_context == 2  # 3,347,711 // (48 × 32,768 = 1,572,864)
     assert capacity.tensor_parallel_ok is False  # 4 query heads do not split over 8 GPUs
 
 
 def test_headline_rooms(detail):
-    rooms = [(r.bits, r.serving_bytes, r.weights_bytes, r.room_bytes, r.tokens, r.users_full_context)
+    rooms = [(r.bits, r.serving_bytes, r.weights_bytes, r.room.bytes, r.room.tokens, r.room.users_full_context)
              for r in detail.headline_rooms]
     assert rooms == [
         # 965,200 × 2.4 = 2,316,480 - 1,930,400 (bf16) = 386,080 → 386,080 // 48 = 8,043 tokens
@@ -88,7 +88,7 @@ def test_headline_rooms(detail):
 
 
 def test_gpu_rows(detail):
-    rows = [(row.gpu, row.for_weights, (row.plan.count, row.plan.machines), row.tensor_parallel_ok)
+    rows = [(row.gpu, row.for_weights, (row.plan.gpus_per_machine, row.plan.machines), row.tensor_parallel_ok)
             for row in detail.gpu_rows]
     assert rows == [
         # ceil(1,930,400 / 600,001) = 4, ceil(970,408 / 600,001) = 2, ceil(972,296 / 600,001) = 2,
@@ -116,11 +116,11 @@ def test_a_gpu_that_holds_it_alone():
     big = gpu("big", 4_000_000, price="4.50")
     detail = detailed_sizing(DENSE, (big,))
     capacity = detail.capacity
-    assert (capacity.setup.count, capacity.setup.machines) == (1, 1)
+    assert (capacity.setup.gpus_per_machine, capacity.setup.machines) == (1, 1)
     assert capacity.overhead_bytes == 400_000
-    assert capacity.kv_room_bytes == 2_627_704  # 4,000,000 - 400,000 - 972,296
-    assert capacity.tokens == 54_743  # 2,627,704 // 48
-    assert (capacity.users_full_context, capacity.users_short_context) == (1, 1)
+    assert capacity.room.bytes == 2_627_704  # 4,000,000 - 400,000 - 972,296
+    assert capacity.room.tokens == 54_743  # 2,627,704 // 48
+    assert (capacity.room.users_full_context, capacity.room.users_short_context) == (1, 1)
     assert capacity.tensor_parallel_ok is True
     assert detail.speed is None
     assert detail.gpu_rows[0].for_weights == {"bf16": 1, "fp8": 1, "native": 1, "4bit": 1}
@@ -130,7 +130,7 @@ def test_no_priced_gpu_means_no_capacity():
     detail = detailed_sizing(DENSE, (gpu("unpriced", 600_001, bandwidth=1),))
     assert (detail.capacity, detail.speed) == (None, None)
     row = detail.gpu_rows[0]
-    assert (row.plan.count, row.plan.machines, row.for_weights["bf16"]) == (8, 1, 4)
+    assert (row.plan.gpus_per_machine, row.plan.machines, row.for_weights["bf16"]) == (8, 1, 4)
 
 
 def test_a_model_without_context_window_uses_32768_tokens():
@@ -139,8 +139,8 @@ def test_a_model_without_context_window_uses_32768_tokens():
     assert detail.kv16_full_context_bytes == 1_572_864  # 48 × 32,768
     assert detail.kv8_full_context_bytes == 786_432
     # still 8 × A (needs 972,296 + 1,572,864 = 2,545,160 > 2,160,003.6)
-    assert (detail.capacity.setup.gpu, detail.capacity.setup.count) == (GPU_A, 8)
-    assert (detail.capacity.users_full_context, detail.capacity.users_short_context) == (2, 2)
+    assert (detail.capacity.setup.gpu, detail.capacity.setup.gpus_per_machine) == (GPU_A, 8)
+    assert (detail.capacity.room.users_full_context, detail.capacity.room.users_short_context) == (2, 2)
 
 
 @pytest.mark.parametrize(
@@ -154,5 +154,5 @@ def test_a_model_without_context_window_uses_32768_tokens():
 )
 def test_headline_room_users_and_negative_room(params, context, expected):
     detail = detailed_sizing(replace(DENSE, params=params, context_window=context), GPUS)
-    rooms = [(r.room_bytes, r.tokens, r.users_full_context) for r in detail.headline_rooms]
+    rooms = [(r.room.bytes, r.room.tokens, r.room.users_full_context) for r in detail.headline_rooms]
     assert rooms == expected

@@ -83,12 +83,12 @@ def test_gpus_for_weights(weights, expected):
 )
 def test_machine_plan(required, device, usable, expected):
     plan = machine_plan(required, device, usable)
-    assert (plan.gpu, plan.count, plan.machines) == (device, *expected)
+    assert (plan.gpu, plan.gpus_per_machine, plan.machines) == (device, *expected)
 
 
 def test_machine_plan_defaults_to_all_the_memory():
     full, over = machine_plan(800, G100), machine_plan(801, G100)
-    assert ((full.count, full.machines), (over.count, over.machines)) == ((8, 1), (8, 2))
+    assert ((full.gpus_per_machine, full.machines), (over.gpus_per_machine, over.machines)) == ((8, 1), (8, 2))
 
 
 def test_setup_totals():
@@ -155,11 +155,11 @@ def test_cheapest_setup(required, gpus, usable, multi_node, expected):
     if expected is None:
         assert setup is None
     else:
-        assert (setup.gpu.slug, setup.count, setup.machines) == expected
+        assert (setup.gpu.slug, setup.gpus_per_machine, setup.machines) == expected
 
 
 def test_cheapest_setup_defaults_to_one_machine_and_all_the_memory():
-    assert cheapest_setup(800, (CHEAP,)).count == 8
+    assert cheapest_setup(800, (CHEAP,)).gpus_per_machine == 8
     assert cheapest_setup(801, (CHEAP,)) is None
 
 

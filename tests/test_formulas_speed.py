@@ -32,10 +32,10 @@ CACHE = KvCache(bytes_per_token=32, window_bytes_per_token=64, window_tokens=8, 
 
 
 @pytest.mark.parametrize(
-    "architecture, weights, expected",
+    "sized_model, weights, expected",
     [
         pytest.param(
-            arch(moe=moe(experts=8, experts_per_token=2)),
+            model(arch(moe=moe()), experts=8, experts_per_token=2),
             WEIGHTS,
             # resident: attention 200 + MLP 300 + shared 50 + router 7 + head 1,100 = 1,657
             # (not embeddings, vision, extra layers); experts 8,000 × 2 / 8 = 2,000
@@ -43,34 +43,34 @@ CACHE = KvCache(bytes_per_token=32, window_bytes_per_token=64, window_tokens=8, 
             id="moe-untied",
         ),
         pytest.param(
-            arch(tied_embeddings=True, moe=moe(experts=8, experts_per_token=2)),
+            model(arch(tied_embeddings=True, moe=moe()), experts=8, experts_per_token=2),
             {**WEIGHTS, "output_head": 0},
             # the embedding table is the head: 200 + 300 + 50 + 7 + 1,000 = 1,557
             TokenRead(resident_bytes=1_557, expert_bytes=2_000, kv_bytes=1_252),
             id="moe-tied-reads-embeddings",
         ),
         pytest.param(
-            arch(moe=moe(experts=3, experts_per_token=2)),
+            model(arch(moe=moe()), experts=3, experts_per_token=2),
             {**WEIGHTS, "routed_experts": 1_000},
             TokenRead(resident_bytes=1_657, expert_bytes=667, kv_bytes=1_252),  # 1,000 × 2 / 3 = 666.7
             id="expert-share-rounds-up",
         ),
         pytest.param(
-            arch(moe=moe(experts=3, experts_per_token=1)),
+            model(arch(moe=moe()), experts=3, experts_per_token=1),
             {**WEIGHTS, "routed_experts": 1_000},
             TokenRead(resident_bytes=1_657, expert_bytes=333, kv_bytes=1_252),  # 1,000 / 3 = 333.3
             id="expert-share-rounds-down",
         ),
         pytest.param(
-            arch(),
+            model(arch()),
             {**WEIGHTS, "routed_experts": 0},
             TokenRead(resident_bytes=1_657, expert_bytes=0, kv_bytes=1_252),
             id="dense",
         ),
     ],
 )
-def test_token_read(architecture, weights, expected):
-    assert token_read(model(architecture), weights, CACHE, 20) == expected
+def test_token_read(sized_model, weights, expected):
+    assert token_read(sized_model, weights, CACHE, 20) == expected
 
 
 def test_token_read_kv_is_the_sequence_at_the_given_context():
@@ -143,8 +143,9 @@ def test_price_per_million_tokens(price, tokens_per_second, expected):
 # 19,200 / 4 = 4,800; KV 48 × 1,000 = 48,000 (resident + KV = 55,456).
 # One GPU of 100,000 bytes at 554,560,000,000 B/s: 55,456 bytes on the GPU take 0.1 µs.
 MOE_MODEL = model(
-    arch(tied_embeddings=True, moe=moe(experts_per_token=1, expert_intermediate_size=25), extra_layers=1),
+    arch(tied_embeddings=True, moe=moe(expert_intermediate_size=25), extra_layers=1),
     params=19_744,
+    experts_per_token=1,
     context_window=1_000,
 )
 FAST_GPU = gpu("fast", 100_000, price="2.00", shapes=(1,), bandwidth=554_560_000_000)
