@@ -1,0 +1,114 @@
+"""Launch commands follow the page's split, and the `size` report's numbers, worked out by hand."""
+
+import pytest
+
+from generator.sizing.headline import FULL_FINE_TUNING, LORA, QLORA, RULE, fine_tuning_bytes
+from generator.sizing.kv_cache import default_context, kv_cache, kv_room
+from generator.sizing.launch_commands import launch_commands
+from generator.sizing.setups import ParallelSplit, Setup, machine_shapes
+from generator.sizing.size_report import size_report
+from tests.formula_records import arch, gpu, model, moe
+
+G = gpu("g", 1_000_000, price="1.00", bandwidth=1_000_000)
+
+
+@pytest.mark.parametrize(
+    "setup, split, context, vllm_lines, sglang_lines",
+    [
+        pytest.param(
+            Setup(G, 8), ParallelSplit(8, 1), 40_000,
+            ["--tensor-parallel-size 8"],
+            ["--tp 8"],
+            id="one-machine",
+        ),
+        pytest.param(
+            Setup(G, 8), ParallelSplit(4, 2), 40_000,
+            ["--tensor-parallel-size 4", "--pipeline-parallel-size 2"],
+            ["--tp 4", "--pp-size 2"],
+            id="heads-do-not-split",
+        ),
+        pytest.param(
+            Setup(G, 8, machines=3), ParallelSplit(8, 3), 40_000,
+            ["--tensor-parallel-size 8", "--pipeline-parallel-size 3"],
+            ["--tp 8", "--pp-size 3", "--nnodes 3 --node-rank 0 --dist-init-addr HEAD_NODE_IP:5000"],
+            id="three-machines",
+        ),
+    ],
+)
+def test_vllm_and_sglang_get_the_same_split(setup, split, context, vllm_lines, sglang_lines):
+    commands = launch_commands(model(arch()), setup, split, context)
+    vllm = [line.strip(" \\") for line in commands.vllm.splitlines()]
+    sglang = [line.strip(" \\") for line in commands.sglang.splitlines()]
+    assert vllm[0] == "vllm serve test/tiny" and sglang[:2] == ["python -m sglang.launch_server", "--model-path test/tiny"]
+    assert vllm[1:] == [*vllm_lines, f"--max-model-len {context}"]
+    assert sglang[2:] == [*sglang_lines, f"--context-length {context}"]
+
+
+@pytest.mark.parametrize("context, ctx_size", [(40_000, 32_768), (4_096, 4_096)], ids=["capped", "short"])
+def test_llama_cpp_context_is_capped_at_32768(context, ctx_size):
+    commands = launch_commands(model(arch()), Setup(G, 1), ParallelSplit(1, 1), context)
+    assert commands.llama_cpp.splitlines()[-1].strip() == f"--ctx-size {ctx_size}"
+    assert "-m tiny-Q4_K_M.gguf" in commands.llama_cpp
+
+
+def test_only_moe_models_get_the_experts_on_cpu_command():
+    assert launch_commands(model(arch()), Setup(G, 1), ParallelSplit(1, 1), 4_096).llama_cpp_offload is None
+    moe_commands = launch_commands(model(arch(moe=moe())), Setup(G, 1), ParallelSplit(1, 1), 4_096)
+    assert r'--override-tensor "\.ffn_.*_exps\.=CPU"' in moe_commands.llama_cpp_offload
+
+
+# The base dense model of formula_records: embeddings 1,600, attention 2 × (16 × 24 + 2 × 16 × 6 + 24 × 16) = 1,920, MLP 2 × 3 × 16 × 40
+# = 3,840, norms 16 × 5 = 80, head 1,600: 9,040 parameters, 18,080 bytes in BF16.
+# KV: 48 bytes per token at 16 bits.
+TINY = model(arch(), params=9_040, context_window=1_000)
+REPORT_GPU = gpu("r", 100_000, price="2.00", shapes=(1, 2), bandwidth=1_000_000_000)
+
+
+def test_size_report_at_16_bits_with_a_batch():
+    report = size_report(TINY, (REPORT_GPU,), "16", context=500, batch=3)
+    assert report.weights.bytes == 18_080
+    assert report.kv_bytes_per_token == 48
+    assert report.kv_bytes == 72_000  # 48 × 500 × 3
+    assert report.required_bytes == 90_080  # 18,080 + 72,000
+    assert report.serving_bytes == 21_696  # 9,040 × 2 × 1.2
+    assert (report.qlora_bytes, report.lora_bytes, report.full_fine_tuning_bytes) == (6_328, 21_696, 144_640)
+    # 90 % of 100,000 = 90,000 < 90,080: two GPUs (180,000 usable), $4.00 an hour
+    assert (report.smallest_setup.gpus_per_machine, report.smallest_setup.machines) == (2, 1)
+    # a step reads the weights once (resident 1,920 × 2 + 3,840 × 2 + 80 × 2 + 1,600 × 2 = 14,880)
+    # and each sequence's KV (24,000): 14,880 + 3 × 24,000 = 86,880 bytes at 2 × 10^9 B/s
+    assert report.decode_tokens_per_second == pytest.approx(2_000_000_000 / 86_880)
+    assert report.decode_tokens_per_second_total == pytest.approx(3 * 2_000_000_000 / 86_880)
+
+
+def test_size_report_native_serving_is_the_published_weights_plus_a_fifth():
+    report = size_report(TINY, (REPORT_GPU,), "native", context=None, batch=1)
+    assert report.context == 1_000  # the context window
+    assert report.serving_bytes == 21_696  # 18,080 × 1.2
+
+
+def test_default_context_is_the_window_else_32768():
+    assert default_context(model(arch(), context_window=1_000)) == 1_000
+    assert default_context(model(arch())) == 32_768
+
+
+def test_kv_room_counts_tokens_and_users():
+    cache = kv_cache(arch())  # 48 bytes a token
+    room = kv_room(cache, 100_000, 40_000)
+    # 100,000 // 48 = 2,083 tokens; users at 40,000 tokens (1,920,000 B): 0; at 32,768 (1,572,864 B): 0
+    assert (room.bytes, room.tokens, room.users_full_context, room.users_short_context) == (100_000, 2_083, 0, 0)
+    room = kv_room(cache, 4_000_000, 40_000)
+    assert (room.tokens, room.users_full_context, room.users_short_context) == (83_333, 2, 2)
+
+
+def test_the_headline_rule_as_pages_explain_it():
+    assert [(bits, float(per_param)) for bits, per_param in RULE.serving_bytes_per_param] == [(16, 2.0), (8, 1.0), (4, 0.5)]
+    assert float(RULE.serving_overhead) == 0.2
+    assert [(float(r.bytes_per_param), float(r.factor)) for r in (RULE.qlora, RULE.lora, RULE.full_fine_tuning)] == [
+        (0.5, 1.4), (2.0, 1.2), (16.0, 1.0)
+    ]
+    assert [fine_tuning_bytes(1_000, r) for r in (QLORA, LORA, FULL_FINE_TUNING)] == [700, 2_400, 16_000]
+
+
+def test_machine_shapes_are_those_of_priced_gpus():
+    gpus = (gpu("a", 1, price="1", shapes=(1, 2)), gpu("b", 1, price="1", shapes=(4, 8)), gpu("c", 1, shapes=(3,)))
+    assert machine_shapes(gpus) == (1, 2, 4, 8)
