@@ -2,12 +2,12 @@
 
 The site is built in a cache folder beside the target (`.<out>.cache/`, see cache.py), kept
 between builds, then copied to a staging folder and moved into place only when everything
-succeeded, so a failed build leaves the previous site as it was.
+succeeded, so a failed or interrupted build leaves the previous site as it was (publish.py).
+One build at a time writes an output folder (lock.py).
 """
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from generator.catalog.records import Catalog
@@ -15,10 +15,11 @@ from generator.site.cache import BuildCache, build_key
 from generator.site.errors import BuildError
 from generator.site.front_matter import LANGUAGE_NAMES
 from generator.site.language import build_language
+from generator.site.lock import build_lock
 from generator.site.mkdocs_runner import reproducible_environment
 from generator.site.postbuild import write_llms_txt, write_root_index, write_sitemap
 from generator.site.progress import Progress
-from generator.site.publish import check_out_dir, mark, publish, staging_dir
+from generator.site.publish import check_out_dir, mark, publish, remove_stale_staging, remove_staging, staging_dir
 from generator.site.view_models import site_pages
 
 
@@ -27,25 +28,27 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
     progress = progress or Progress()
     out_dir = out_dir.absolute()
     check_out_dir(out_dir)
-    staging = staging_dir(out_dir)
-    try:
-        with reproducible_environment(catalog.site.prices_date):
-            cache = BuildCache(out_dir, build_key(catalog))
-            specs = site_pages(catalog)
-            titles = [
-                (lang, page, title)
-                for lang in catalog.site.languages
-                for page, title in build_language(catalog, lang, specs, cache, progress).items()
-            ]
-        site_dir = cache.site_dir
-        write_sitemap(site_dir, catalog.site, [spec.path for spec in specs])
-        write_llms_txt(site_dir, catalog.site, titles)
-        write_root_index(site_dir, catalog.site, LANGUAGE_NAMES)
-        mark(site_dir)
-        publish(site_dir, out_dir, staging)
-        cache.finish()
-    except OSError as error:
-        raise BuildError(f"{error.filename or out_dir}: {error.strerror or error}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    with build_lock(out_dir):
+        remove_stale_staging(out_dir)
+        staging = staging_dir(out_dir)
+        try:
+            with reproducible_environment(catalog.site.prices_date):
+                cache = BuildCache(out_dir, build_key(catalog))
+                specs = site_pages(catalog)
+                titles = [
+                    (lang, page, title)
+                    for lang in catalog.site.languages
+                    for page, title in build_language(catalog, lang, specs, cache, progress).items()
+                ]
+            site_dir = cache.site_dir
+            write_sitemap(site_dir, catalog.site, [spec.path for spec in specs])
+            write_llms_txt(site_dir, catalog.site, titles)
+            write_root_index(site_dir, catalog.site, LANGUAGE_NAMES)
+            mark(site_dir)
+            cache.finish()
+            publish(site_dir, out_dir, staging)
+        except OSError as error:
+            raise BuildError(f"{error.filename or out_dir}: {error.strerror or error}") from None
+        finally:
+            remove_staging(staging)
     return len(specs) * len(catalog.site.languages)

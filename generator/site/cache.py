@@ -1,7 +1,8 @@
 """The folder kept beside the site between builds, so that a rebuild rewrites only what changed.
 
-`.<out>.cache/` holds docs/<lang> (the Markdown MkDocs reads), site/ (MkDocs' output) and
-state.json (the build key, and each model page's content key and title).
+`.<out>.cache/` holds docs/<lang> (the Markdown MkDocs reads), site/ (MkDocs' output),
+state.json (the build key, and each model page's content key and title) and the marker
+`.vram-guide-cache`: a folder of that name without the marker is someone else's, and is refused.
 """
 
 from __future__ import annotations
@@ -9,13 +10,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from importlib.metadata import version
 from pathlib import Path
 
 from generator.catalog.records import Catalog
+from generator.site.errors import BuildError
+from generator.site.files import empty_folder, write_if_changed
+from generator.site.publish import uninterruptible
 from generator.site.render import LOCALES_DIR, TEMPLATES_DIR
 
+# Written in every cache folder this tool makes; a cache folder without it is never emptied.
+CACHE_MARKER = ".vram-guide-cache"
 CODE_DIR = Path(__file__).resolve().parents[1]  # generator/: a code change rebuilds every page
 
 
@@ -30,11 +35,24 @@ def build_key(catalog: Catalog) -> str:
     return digest.hexdigest()
 
 
+def cache_dir(out_dir: Path) -> Path:
+    return out_dir.parent / f".{out_dir.name}.cache"
+
+
+def check_cache_dir(out_dir: Path) -> None:
+    """Refuse a cache folder this tool did not make (never delete or write into a user's files)."""
+    root = cache_dir(out_dir)
+    if (root.exists() or root.is_symlink()) and (root.is_symlink() or not (root / CACHE_MARKER).is_file()):
+        raise BuildError(f"{root}: exists and was not made by this tool (no {CACHE_MARKER}); "
+                         "move it away or choose another --out")
+
+
 class BuildCache:
     """The cache folder of one output folder; invalid (and emptied) when its key differs."""
 
     def __init__(self, out_dir: Path, key: str):
-        self.root = out_dir.parent / f".{out_dir.name}.cache"
+        check_cache_dir(out_dir)
+        self.root = cache_dir(out_dir)
         self.state_file = self.root / "state.json"
         state = {}
         try:
@@ -43,8 +61,10 @@ class BuildCache:
             pass
         self.valid = state.get("key") == key and state.get("complete") is True
         if not self.valid and self.root.exists():
-            shutil.rmtree(self.root)
-        self.root.mkdir(parents=True, exist_ok=True)
+            empty_folder(self.root, CACHE_MARKER)  # the marker stays: an interrupted build leaves the folder ours
+        with uninterruptible():  # the folder is never left without its marker
+            self.root.mkdir(exist_ok=True)
+            write_if_changed(self.root / CACHE_MARKER, "The build cache of `python -m generator build`; the next build may empty it.\n")
         self.key = key
         self.pages: dict[str, dict] = state.get("pages", {}) if self.valid else {}
         self._save(complete=False)  # a build that dies from here on leaves an invalid cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 
@@ -15,3 +16,14 @@ def write_if_changed(path: Path, text: str) -> bool:
         path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     return True
+
+
+def empty_folder(folder: Path, keep: str) -> None:
+    """Delete everything in `folder` but the file `keep` (a marker that must outlive an interrupted delete)."""
+    for child in folder.iterdir():
+        if child.name == keep:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
