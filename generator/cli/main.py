@@ -96,6 +96,16 @@ def _load(content: Path):
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command != "build":
+        return _run(args)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:  # Ctrl-C: the build stops; publishing never leaves half a site (publish.py)
+        print(f"interrupted: {args.out}/ was left as it was", file=sys.stderr)
+        return 130
+
+
+def _run(args) -> int:
     if args.command == "add-model":
         return _add_model(args)
     catalog = _load(args.content)
@@ -124,7 +134,11 @@ def main(argv: list[str] | None = None) -> int:
         pages = build_site(catalog, args.out)
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
-        print(f"{args.out} was left as it was.", file=sys.stderr)
+        return 1
+    except Exception as error:  # a bug, or a value `check` let through: one line, not a traceback
+        detail = " ".join(str(error).split())
+        print(f"error: unexpected {type(error).__name__}: {detail} (a bug: please report it with the command you ran)",
+              file=sys.stderr)
         return 1
     languages = len(catalog.site.languages)
     print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
