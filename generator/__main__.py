@@ -5,8 +5,11 @@ build, main() names the folder it left as it was. Once the command is done, Ctrl
 that it cannot kill Python's exit half-way.
 """
 
+import os
 import signal
 import sys
+
+INTERRUPTED = 130
 
 
 def _run() -> int:
@@ -16,10 +19,16 @@ def _run() -> int:
         return main()
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
 
 
 if __name__ == "__main__":
     code = _run()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if code == INTERRUPTED:
+        # NOTE: CPython 3.11 kills itself with SIGINT at exit if the interrupt went through an
+        # exec() of a string (dataclasses, namedtuple), even though it was caught: exit now instead.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
     sys.exit(code)
