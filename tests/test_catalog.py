@@ -86,9 +86,9 @@ KIMI = "models/kimi-k3.yaml"
     "file, old, new, expected",
     [
         (KIMI, "params:\n  value: 2779931837184", "params:\n  value: -5",
-         "content/models/kimi-k3.yaml:6: params: must be a positive integer (got -5)"),
+         "content/models/kimi-k3.yaml:6: params: must be an integer from 1 to 10^15 (got -5)"),
         (KIMI, "params:\n  value: 2779931837184", "params:\n  value: lots",
-         "content/models/kimi-k3.yaml:6: params: must be a positive integer (got 'lots')"),
+         "content/models/kimi-k3.yaml:6: params: must be an integer from 1 to 10^15 (got 'lots')"),
         (KIMI, "experts_per_token:", "experts_per_tokn:",
          "content/models/kimi-k3.yaml:{line}: experts_per_tokn: unknown field (did you mean 'experts_per_token'?)"),
         (KIMI, "id: moonshotai/Kimi-K3\n", "",
@@ -102,7 +102,7 @@ KIMI = "models/kimi-k3.yaml"
         (KIMI, "active_params:\n  value: 104189614848", "active_params:\n  value: 3779931837184",
          "content/models/kimi-k3.yaml:{line}: active_params: must not exceed params (3779931837184 > 2779931837184)"),
         (KIMI, "weights: https://huggingface.co/moonshotai/Kimi-K3", "weights: javascript:alert(1)",
-         "content/models/kimi-k3.yaml:4: weights: must be an https:// URL (got 'javascript:alert(1)')"),
+         "content/models/kimi-k3.yaml:4: weights: must be an https:// URL without spaces, quotes, <, > or backslashes (got 'javascript:alert(1)')"),
         (KIMI, "name: Kimi-K3", "name: [Kimi",
          "content/models/kimi-k3.yaml:4: (yaml): malformed YAML: did not find expected ',' or ']'"),
         ("models/deepseek-v2.yaml", "id: deepseek-ai/DeepSeek-V2", "id: moonshotai/Kimi-K3",
@@ -149,8 +149,8 @@ def test_every_problem_is_reported_at_once(content_copy, monkeypatch):
     problems = raised.value.problems
     assert any(p.startswith("content/models/broken.yaml:4: colour: unknown field") for p in problems)
     assert "content/models/broken.yaml:1: weights: missing required field" in problems
-    assert "content/models/broken.yaml:3: params: must be a positive integer (got 0)" in problems
-    assert any(p.startswith("content/models/kimi-k3.yaml:") and "context_window: must be a positive integer (got 0)" in p for p in problems)
+    assert "content/models/broken.yaml:3: params: must be an integer from 1 to 10^15 (got 0)" in problems
+    assert any(p.startswith("content/models/kimi-k3.yaml:") and "context_window: must be an integer from 1 to 10^9 (got 0)" in p for p in problems)
 
 
 @pytest.mark.parametrize("command", ["check", "build"])

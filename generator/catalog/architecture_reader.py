@@ -76,6 +76,16 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
             "missing (the width of the dense MLP layers)",
         ),
         ((arch.dense_layers or 0) > arch.layers, "dense_layers", f"must not exceed layers ({arch.layers})"),
+        (
+            (attention.indexer_heads is None) != (attention.indexer_head_dim is None),
+            "attention.indexer_heads",
+            "indexer_heads and indexer_head_dim go together (a sparse-attention indexer has both)",
+        ),
+        (
+            attention.indexer_heads and (attention.kind != "mla" or attention.q_lora_rank is None),
+            "attention.indexer_heads",
+            "needs mla attention with q_lora_rank (the indexer's queries come from the query latent)",
+        ),
     ]
     return found + [(field, message) for bad, field, message in checks if bad]
 

@@ -2,30 +2,45 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from generator.catalog import schema
 from generator.catalog.records import CHECKPOINT_FORMATS, COMPONENTS
 from generator.catalog.schema import Field
+
+# Bounds on every number: what `check` refuses rather than let the build fail on (Decimal
+# arithmetic runs out of digits, a GB figure of 10^30 is no figure). Each is far beyond any real value.
+PARAMS = schema.whole_number(1, 10**15)  # a thousand times the largest model published (~10^12)
+EXPERTS = schema.whole_number(1, 10**6)  # routed experts: today's largest MoE has hundreds
+CONTEXT = schema.whole_number(1, 10**9)  # tokens: today's longest windows are ~10^7
+DIMENSION = schema.whole_number(1, 10**7)  # widths, heads, ranks, vocabularies, layers: ~10^5 today
+COUNT = schema.whole_number(0, 10**7)  # how many leading dense layers, extra layers, shared experts
+PRICE = schema.decimal_number(Decimal("0.0001"), Decimal(10**6))  # USD per hour or per million tokens
+MEMORY_GB = schema.decimal_number(Decimal(1), Decimal(10**4))  # one GPU: 1 GB to 10 TB
+BANDWIDTH_GB_S = schema.decimal_number(Decimal(1), Decimal(10**6))  # one GPU: 1 GB/s to 1 PB/s
+DATE = schema.iso_date(2000, 2100)  # releases and price readings: this century
+NOTE = schema.note_text  # a remark or a list of citations: up to a paragraph
 
 MODEL_FIELDS = {
     "id": Field(schema.repo_id, required=True),
     "name": Field(schema.plain_text, required=True),
     "weights": Field(schema.https_url, required=True),
-    "params": Field(schema.positive_int, required=True, sourced=True),
-    "active_params": Field(schema.positive_int, sourced=True),
-    "experts": Field(schema.positive_int, sourced=True),
-    "experts_per_token": Field(schema.positive_int, sourced=True),
-    "context_window": Field(schema.positive_int, sourced=True),
+    "params": Field(PARAMS, required=True, sourced=True),
+    "active_params": Field(PARAMS, sourced=True),
+    "experts": Field(EXPERTS, sourced=True),
+    "experts_per_token": Field(EXPERTS, sourced=True),
+    "context_window": Field(CONTEXT, sourced=True),
     "precision": Field(schema.plain_text, sourced=True),
     "license": Field(schema.plain_text, sourced=True),
-    "release_date": Field(schema.iso_date, sourced=True),
-    "api_price": Field(schema.api_price, sourced=True),  # per million tokens, in USD
+    "release_date": Field(DATE, sourced=True),
+    "api_price": Field(schema.api_price(PRICE), sourced=True),  # per million tokens, in USD
     "architecture": Field(schema.mapping),
 }
 
-_int, _count, _flag = schema.positive_int, schema.non_negative_int, schema.boolean
+_int, _count, _flag = DIMENSION, COUNT, schema.boolean
 ARCHITECTURE_FIELDS = {
-    "source": Field(schema.plain_text, required=True),  # where every value of the block comes from
-    "note": Field(schema.plain_text),
+    "source": Field(NOTE, required=True),  # where every value of the block comes from
+    "note": Field(NOTE),
     "layers": Field(_int, required=True),
     "hidden_size": Field(_int, required=True),
     "vocab_size": Field(_int, required=True),
@@ -96,14 +111,15 @@ GPU_FIELDS = {
     "slug": Field(schema.gpu_slug, required=True),
     "name": Field(schema.plain_text, required=True),
     "vendor": Field(schema.plain_text, required=True),
-    "memory_gb": Field(schema.positive_decimal, required=True, sourced=True),
+    "memory_gb": Field(MEMORY_GB, required=True, sourced=True),
     "memory_type": Field(schema.plain_text, sourced=True),
-    "bandwidth_gb_s": Field(schema.positive_decimal, sourced=True),
+    "bandwidth_gb_s": Field(BANDWIDTH_GB_S, sourced=True),
     "interconnect": Field(schema.plain_text, sourced=True),
     "shapes": Field(schema.machine_shapes, required=True, sourced=True),
-    "price_per_gpu_hour": Field(schema.positive_decimal, sourced=True),
+    "price_per_gpu_hour": Field(PRICE, sourced=True),
 }
-PRICE_EXTRA_KEYS = ("provider", "date")
+# The keys a GPU's price carries besides value, source and note, and their checks.
+PRICE_EXTRA_KEYS = {"provider": schema.plain_text, "date": DATE}
 
 SITE_FIELDS = {
     "brand": Field(schema.plain_text, required=True),
@@ -111,5 +127,5 @@ SITE_FIELDS = {
     "console_url": Field(schema.console_url, required=True),
     "languages": Field(schema.languages, required=True),
     "currency": Field(schema.currency, required=True),
-    "prices_date": Field(schema.iso_date, required=True),
+    "prices_date": Field(DATE, required=True),
 }

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from types import MappingProxyType
 
-from generator.catalog import schema
 from generator.catalog.fields import GPU_FIELDS, PRICE_EXTRA_KEYS, SITE_FIELDS
 from generator.catalog.model_reader import read_model
 from generator.catalog.records import Catalog, Gpu, Model, Site
@@ -36,14 +35,9 @@ def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
         if record is None:
             continue
         values, sources = record
-        price_info = entry["price_per_gpu_hour"] if "price_per_gpu_hour" in values else {}
-        price_date = None
-        if "date" in price_info:
-            try:
-                price_date = schema.iso_date(price_info["date"])
-            except ValueError as error:
-                problems.add(file, f"{prefix}price_per_gpu_hour.date", f"{prefix}price_per_gpu_hour.date", str(error))
-                continue
+        price_info = _price_info(file, entry, values, prefix, problems)
+        if price_info is None:
+            continue
         bandwidth = values.get("bandwidth_gb_s")
         gpus.append(
             Gpu(
@@ -57,11 +51,27 @@ def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
                 interconnect=values.get("interconnect"),
                 price_per_gpu_hour=values.get("price_per_gpu_hour"),
                 price_provider=price_info.get("provider"),
-                price_date=price_date,
+                price_date=price_info.get("date"),
                 sources=MappingProxyType(sources),
             )
         )
     return gpus
+
+
+def _price_info(file: YamlFile, entry: dict, values: dict, prefix: str, problems: Problems) -> dict | None:
+    """The price's provider and date, checked; None after adding a problem."""
+    raw = entry["price_per_gpu_hour"] if "price_per_gpu_hour" in values else {}
+    info = {}
+    for key, check in PRICE_EXTRA_KEYS.items():
+        if raw.get(key) is None:
+            continue
+        try:
+            info[key] = check(raw[key])
+        except ValueError as error:
+            where = f"{prefix}price_per_gpu_hour.{key}"
+            problems.add(file, where, where, str(error))
+            return None
+    return info
 
 
 def _site(file: YamlFile, problems: Problems) -> Site | None:

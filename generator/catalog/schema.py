@@ -34,26 +34,80 @@ def todo_paths(data: object, path: str = "") -> list[str]:
 # Value checkers return the converted value or raise ValueError("what is wrong (expected)")
 
 
-def plain_text(value: Any) -> str:
+# The text rule, for every string that reaches a page, a twin, llms.txt, the sitemap or JSON-LD:
+# one line, with no character that ends a line or a Markdown block (C0 incl. NUL, DEL, C1 incl.
+# U+0085, U+2028/U+2029) or that reorders what the reader sees (bidi marks, overrides, isolates).
+NOT_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+NAME_LENGTH = 200  # names, ids, vendors, providers, short facts: one cell of a table
+NOTE_LENGTH = 1000  # a fact's remark or its citations (several URLs joined by " ; "): a paragraph
+
+
+def single_line(value: Any, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError("must be non-empty text")
-    if any(ord(ch) < 32 for ch in value):
-        raise ValueError("must be a single line of text (no control characters)")
-    return value.strip()
+    found = NOT_TEXT.search(value)
+    if found:
+        raise ValueError(
+            "must be a single line of text without control, separator or bidi characters"
+            f" (found U+{ord(found.group()):04X})"
+        )
+    text = value.strip()
+    if len(text) > limit:
+        raise ValueError(f"must be at most {limit} characters (got {len(text)})")
+    return text
 
 
-def positive_int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"must be a positive integer (got {value!r})")
-    if value <= 0:
-        raise ValueError(f"must be a positive integer (got {value})")
-    return value
+def plain_text(value: Any) -> str:
+    return single_line(value, NAME_LENGTH)
 
 
-def non_negative_int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"must be an integer, 0 or more (got {value!r})")
-    return value
+def note_text(value: Any) -> str:
+    return single_line(value, NOTE_LENGTH)
+
+
+def shown(value: Any) -> str:
+    """`value` for a problem line; a number too long to print (a 5,000-digit integer) is summarized."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
+        return "a number of more than 30 digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def power(number: int | Decimal) -> str:
+    """A bound as people read it: 10^15 rather than 1000000000000000."""
+    text = f"{Decimal(number).normalize():f}"
+    return f"10^{len(text) - 1}" if re.fullmatch("10{6,}", text) else text
+
+
+def whole_number(low: int, high: int) -> Callable[[Any], int]:
+    """An integer from `low` to `high` (the bound says why in fields.py)."""
+
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"must be an integer from {low} to {power(high)} (got {shown(value)})")
+        return value
+
+    return check
+
+
+def decimal_number(low: Decimal, high: Decimal) -> Callable[[Any], Decimal]:
+    """A number from `low` to `high`, exact (YAML floats are read through their text)."""
+
+    def check(value: Any) -> Decimal:
+        expected = f"must be a number from {power(low)} to {power(high)} (got {shown(value)})"
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError(expected)
+        if isinstance(value, int) and abs(value) >= 10**30:
+            raise ValueError(expected)
+        try:
+            number = Decimal(str(value).strip())
+        except InvalidOperation:
+            raise ValueError(expected) from None
+        if not number.is_finite() or not low <= number <= high:
+            raise ValueError(expected)
+        return number
+
+    return check
 
 
 def mapping(value: Any) -> dict:
@@ -77,42 +131,55 @@ def one_of(*choices: str) -> Callable[[Any], str]:
     return check
 
 
-def api_price(value: Any) -> dict[str, Decimal]:
+def api_price(price: Callable[[Any], Decimal]) -> Callable[[Any], dict[str, Decimal]]:
     keys = ("input", "cached_input", "output")
-    if not isinstance(value, dict) or not {"input", "output"} <= set(value) or not set(value) <= set(keys):
-        raise ValueError("must be {input: ..., output: ...} with an optional cached_input")
-    return {key: positive_decimal(number) for key, number in value.items()}
+
+    def check(value: Any) -> dict[str, Decimal]:
+        if not isinstance(value, dict) or not {"input", "output"} <= set(value) or not set(value) <= set(keys):
+            raise ValueError("must be {input: ..., output: ...} with an optional cached_input")
+        return {key: price(number) for key, number in value.items()}
+
+    return check
 
 
-def positive_decimal(value: Any) -> Decimal:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"must be a positive number (got {value!r})")
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        raise ValueError(f"must be a positive number (got {value!r})") from None
-    if not number.is_finite() or number <= 0:
-        raise ValueError(f"must be a positive number (got {value!r})")
-    return number
+def iso_date(first_year: int, last_year: int) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        date = value if isinstance(value, dt.date) and not isinstance(value, dt.datetime) else None
+        if isinstance(value, str):
+            try:
+                date = dt.date.fromisoformat(value)
+            except ValueError:
+                pass
+        if date is None or not first_year <= date.year <= last_year:
+            raise ValueError(f"must be a date YYYY-MM-DD from {first_year} to {last_year} (got {shown(value)})")
+        return date.isoformat()
+
+    return check
 
 
-def iso_date(value: Any) -> str:
-    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-        return value.isoformat()
-    if isinstance(value, str):
-        try:
-            return dt.date.fromisoformat(value).isoformat()
-        except ValueError:
-            pass
-    raise ValueError(f"must be a date YYYY-MM-DD (got {value!r})")
+URL_BREAKERS = " <>\"'`\\"  # end a URL early in Markdown or HTML (spaces, quotes, brackets)
 
 
 def https_url(value: Any) -> str:
     text = plain_text(value)
     parts = urlsplit(text)
-    if parts.scheme != "https" or not parts.netloc or any(ch in text for ch in " <>\"'`"):
-        raise ValueError(f"must be an https:// URL (got {text!r})")
+    if parts.scheme != "https" or not parts.netloc or any(ch in text for ch in URL_BREAKERS):
+        raise ValueError(f"must be an https:// URL without spaces, quotes, <, > or backslashes (got {text!r})")
     return text
+
+
+def link_target(value: Any) -> str:
+    """An https:// URL, or a path on the site's own host (root-relative: /console/...)."""
+    text = plain_text(value)
+    if text.startswith("/") and not text.startswith("//") and not any(ch in text for ch in URL_BREAKERS):
+        return text
+    try:
+        return https_url(text)
+    except ValueError:
+        raise ValueError(
+            "must be an https:// URL or a root-relative path like /console/,"
+            f" without spaces, quotes, <, > or backslashes (got {text!r})"
+        ) from None
 
 
 def base_url(value: Any) -> str:
@@ -122,10 +189,20 @@ def base_url(value: Any) -> str:
     return url
 
 
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def preview_base_url(value: Any) -> str:
+    """--base-url: site.yaml's rule, except that a preview on this machine may be served over http."""
+    if isinstance(value, str) and value.startswith("http://") and urlsplit(value).hostname in LOOPBACK_HOSTS:
+        return "http://" + base_url("https://" + value.removeprefix("http://")).removeprefix("https://")
+    return base_url(value)
+
+
 def console_url(value: Any) -> str:
-    text = plain_text(value)
-    if "{id}" not in text or any(ch in text for ch in " <>\"'`"):
-        raise ValueError("must be a URL pattern containing {id}")
+    text = link_target(value)
+    if "{id}" not in text:
+        raise ValueError(f"must be a URL pattern containing {{id}} (got {text!r})")
     return text
 
 
@@ -149,7 +226,7 @@ def gpu_slug(value: Any) -> str:
 def machine_shapes(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not value:
         raise ValueError("must be a list of GPU counts per machine, like [1, 2, 4, 8]")
-    shapes = tuple(positive_int(item) for item in value)
+    shapes = tuple(whole_number(1, 8)(item) for item in value)
     if list(shapes) != sorted(set(shapes)) or shapes[-1] > 8:
         raise ValueError(f"must be distinct counts from 1 to 8 in ascending order (got {value})")
     return shapes
@@ -241,18 +318,20 @@ def unwrap_sourced(file, where, raw, extra_keys, problems, sources, name):
             hint = difflib.get_close_matches(str(key), allowed, n=1)
             expected = f"did you mean '{hint[0]}'?" if hint else "expected: " + ", ".join(allowed)
             problems.add(file, f"{where}.{key}", f"{where}.{key}", f"unknown field ({expected})")
-    try:
-        citation = plain_text(raw.get("source"))
-    except ValueError:
+    if raw.get("source") is None:
         problems.add(file, where, f"{where}.source", "missing source (every fact needs one)")
         return None
-    note = raw.get("note")
-    if note is not None and not isinstance(note, str):
-        problems.add(file, f"{where}.note", f"{where}.note", "must be text")
+    texts = {}
+    for key in ("source", "note"):
+        try:
+            texts[key] = None if raw.get(key) is None else note_text(raw[key])
+        except ValueError as error:
+            problems.add(file, f"{where}.{key}", f"{where}.{key}", str(error))
+            return None
     if raw.get("value") is None:
         problems.add(file, where, f"{where}.value", "missing value")
         return None
-    sources[name] = Source(citation, note.strip() if isinstance(note, str) else None)
+    sources[name] = Source(texts["source"], texts["note"])
     return raw["value"]
 
 

@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     content.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
     build = commands.add_parser("build", parents=[content], help="validate the catalog and build the site")
     build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
-    build.add_argument("--base-url", help="absolute URL the site is served from, overriding site.yaml's base_url")
+    build.add_argument("--base-url", help="absolute https:// URL the site is served from (http:// for a preview on this machine), overriding site.yaml's base_url")
     commands.add_parser("check", parents=[content], help="validate the catalog only")
     size = commands.add_parser(
         "size",
@@ -124,10 +124,13 @@ def _run(args) -> int:
     if args.base_url:
         from dataclasses import replace
 
-        if not args.base_url.startswith(("https://", "http://")):
-            print(f"--base-url: must be an absolute http(s) URL (got {args.base_url!r})", file=sys.stderr)
+        from generator.catalog.schema import preview_base_url
+
+        try:  # site.yaml's rule for base_url; the trailing '/' may be left out here
+            base_url = preview_base_url(args.base_url if args.base_url.endswith("/") else args.base_url + "/")
+        except ValueError as error:
+            print(f"--base-url: {error}", file=sys.stderr)
             return 2
-        base_url = args.base_url if args.base_url.endswith("/") else args.base_url + "/"
         catalog = replace(catalog, site=replace(catalog.site, base_url=base_url))
     started = time.monotonic()
     try:

@@ -71,12 +71,20 @@ def as_markdown(value: object) -> Markdown:
     return value if isinstance(value, Markup) else Markdown(escape_markdown(str(value)))
 
 
+def link_target(url: str) -> Markdown:
+    """A link target (an https URL or a root-relative path, checked by the catalog), percent-encoded
+    so that no character can end it early in Markdown or in an HTML attribute."""
+    return Markdown(quote(url, safe=_URL_SAFE))
+
+
 def external_link(text: str, url: str) -> Markdown:
-    """A Markdown link to an absolute URL (validated by the catalog: https, no spaces)."""
-    return Markdown(f"[{escape_markdown(text)}]({quote(url, safe=_URL_SAFE)})")
+    """A Markdown link to an absolute URL."""
+    return Markdown(f"[{escape_markdown(text)}]({link_target(url)})")
 
 
-_URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
+# Left as they are: what URLs are made of. Encoded: spaces, quotes, parentheses, brackets, < >,
+# backslashes and every non-ASCII or control character.
+_URL_SAFE = ":/?#@!$&*+,;=%~-._"
 
 
 def code_block(command: str) -> Markdown:
@@ -131,6 +139,7 @@ class Renderer:
             or_list=self.or_list,
             rate=self.rate,
             code=code_block,
+            href=link_target,
         )
         self.env = env
 
