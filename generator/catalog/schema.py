@@ -69,6 +69,8 @@ def shown(value: Any) -> str:
     """`value` for a problem line; a number too long to print (a 5,000-digit integer) is summarized."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
         return "a number of more than 30 digits"
+    if isinstance(value, dt.date):
+        return value.isoformat()
     text = repr(value)
     return text if len(text) <= 40 else text[:40] + "..."
 
