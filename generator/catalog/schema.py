@@ -159,12 +159,15 @@ def iso_date(first_year: int, last_year: int) -> Callable[[Any], str]:
     return check
 
 
-URL_BREAKERS = " <>\"'`\\"  # end a URL early in Markdown or HTML (spaces, quotes, brackets)
+URL_BREAKERS = " <>\"'`\\"  # end a URL early in Markdown or HTML (spaces, quotes, < >, backslashes)
 
 
 def https_url(value: Any) -> str:
     text = plain_text(value)
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # a malformed [IPv6] host
+        parts = urlsplit("")
     if parts.scheme != "https" or not parts.netloc or any(ch in text for ch in URL_BREAKERS):
         raise ValueError(f"must be an https:// URL without spaces, quotes, <, > or backslashes (got {text!r})")
     return text
@@ -191,12 +194,9 @@ def base_url(value: Any) -> str:
     return url
 
 
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
-
 def preview_base_url(value: Any) -> str:
     """--base-url: site.yaml's rule, except that a preview on this machine may be served over http."""
-    if isinstance(value, str) and value.startswith("http://") and urlsplit(value).hostname in LOOPBACK_HOSTS:
+    if isinstance(value, str) and re.match(r"http://(127\.0\.0\.1|localhost|\[::1\])[:/]", value):
         return "http://" + base_url("https://" + value.removeprefix("http://")).removeprefix("https://")
     return base_url(value)
 

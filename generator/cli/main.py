@@ -40,7 +40,11 @@ def _parser() -> argparse.ArgumentParser:
     content.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
     build = commands.add_parser("build", parents=[content], help="validate the catalog and build the site")
     build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
-    build.add_argument("--base-url", help="absolute https:// URL the site is served from (http:// for a preview on this machine), overriding site.yaml's base_url")
+    build.add_argument(
+        "--base-url",
+        help="absolute https:// URL the site is served from (http:// for a preview on localhost), "
+        "overriding site.yaml's base_url",
+    )
     commands.add_parser("check", parents=[content], help="validate the catalog only")
     size = commands.add_parser(
         "size",

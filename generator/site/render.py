@@ -82,9 +82,9 @@ def external_link(text: str, url: str) -> Markdown:
     return Markdown(f"[{escape_markdown(text)}]({link_target(url)})")
 
 
-# Left as they are: what URLs are made of. Encoded: spaces, quotes, parentheses, brackets, < >,
+# Left as they are: what URLs are made of. Encoded: spaces, quotes, parentheses, < >,
 # backslashes and every non-ASCII or control character.
-_URL_SAFE = ":/?#@!$&*+,;=%~-._"
+_URL_SAFE = ":/?#[]@!$&*+,;=%~-._"
 
 
 def code_block(command: str) -> Markdown:
