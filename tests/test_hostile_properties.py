@@ -23,9 +23,15 @@ from tests.test_properties import PROBLEM
 MARKUP = "<img src=x onerror=alert(1)>"
 HOSTILE = ["\n", "\r", "\x00", "\x7f", "\x85", "\x9b", "\u2028", "\u2029", "\u202e", "\u2066", "\u200f",
            "\t", MARKUP, "# ", "```", "](javascript:x)", "'", '"', "\\", "&amp;", "*_`|[", " ; https://x.example/'y"]
-texts = st.builds(lambda head, hostile, tail: head + hostile + tail,
-                  st.text(max_size=12), st.sampled_from(HOSTILE + [""]), st.text(max_size=12))
+# Half hostile (any character, a hostile fragment inside), half printable text that should pass.
+printable = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Cf", "Zl", "Zp")), min_size=1, max_size=24)
+texts = st.one_of(
+    st.builds(lambda head, hostile, tail: head + hostile + tail,
+              st.text(max_size=12), st.sampled_from(HOSTILE), st.text(max_size=12)),
+    st.builds(lambda head, markup: head + markup, printable, st.sampled_from(["", MARKUP, " *x* [y](z) | `w`"])),
+)
 numbers = st.one_of(st.integers(-10, 10**7), st.integers(), st.floats(), st.decimals(allow_nan=False).map(str),
+                    st.integers(1, 64),
                     st.sampled_from([10**15, 10**15 + 1, 10**9, 10**7, 10**6, 10**4, 1, 0.0001, 0.00009, "1e5000"]))
 dates = st.one_of(st.dates().map(str), st.text(max_size=12))
 
@@ -89,7 +95,9 @@ def _loads_or_refuses_and_renders(content: Path, documents: dict[str, dict]) -> 
             assert "<img" not in markdown, page.path  # catalog markup lands escaped
 
 
-SLOW = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Few examples: each accepted one renders every page twice (about a second).
+SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SLOWER = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 edits = {
     "text": st.tuples(st.sampled_from(
         [("model", key) for key in MODEL_TEXT] + [("gpu", key) for key in GPU_TEXT] + [("site", key) for key in SITE_TEXT]
@@ -102,7 +110,7 @@ edits = {
 
 
 @SLOW
-@given(changes=st.lists(st.one_of(*edits.values()), min_size=1, max_size=3))
+@given(changes=st.lists(st.one_of(*edits.values()), min_size=1, max_size=2))
 def test_random_text_numbers_and_dates_are_refused_cleanly_or_render(tmp_path, changes):
     documents = _documents()
     for (document, key_path), value in changes:
@@ -110,7 +118,7 @@ def test_random_text_numbers_and_dates_are_refused_cleanly_or_render(tmp_path, c
     _loads_or_refuses_and_renders(tmp_path / "content", documents)
 
 
-@SLOW
+@SLOWER
 @given(changes=st.lists(st.tuples(st.sampled_from(
     [("model", key) for key in MODEL_TEXT] + [("gpu", key) for key in GPU_TEXT] + [("site", "brand")]),
     st.sampled_from([MARKUP, "a < b & c > d", "*bold* _x_ [link](https://x.example) `code` | cell"])),

@@ -113,6 +113,7 @@ def test_markup_in_the_brand_and_quotes_in_a_source_url_land_as_text(content_cop
     pages = [path.read_text(encoding="utf-8") for path in out.rglob("*.html")]
     assert pages and not any("<img src=x" in page for page in pages)
     assert all("&lt;img src=x onerror=alert(1)&gt;" in page for page in pages)
+    assert (out / "llms.txt").read_text(encoding="utf-8").startswith("# &lt;img src=x onerror=alert(1)&gt; GPU")
     h100 = [page for page in pages if 'href="https://x.example/it%27s%28a%29%22b%22%3Cc%3E%5Cd"' in page]
     assert len(h100) == 2  # the H100 page in both languages
     assert all("(per GPU, bidirectional, citing NVIDIA Hopper Architecture In-Depth)" in page for page in h100)

@@ -47,7 +47,7 @@ def write_sitemaps_for_material(lang_dir: Path) -> None:
 def write_llms_txt(site_dir: Path, site: Site, twins: list[tuple[str, str, str]]) -> None:
     """llms.txt (llmstxt.org): the Markdown twin of every page, as (language, page, title)."""
     lines = [
-        f"# {site.brand} GPU requirements",
+        f"# {escape_markdown(site.brand)} GPU requirements",
         "",
         "> GPU memory to serve and fine-tune open-weight LLMs, the smallest GPU setup that holds each"
         " one, and its hourly price. Every page has a Markdown twin at its URL plus `.md`.",
