@@ -51,6 +51,8 @@ def _build(values: dict, parts: dict) -> Architecture:
 def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, str]]:
     """(field, problem) for every value that contradicts another."""
     attention = arch.attention
+    indexer_given = attention.indexer_heads is not None or attention.indexer_head_dim is not None
+    indexer = "attention.indexer_heads" if attention.indexer_heads is not None else "attention.indexer_head_dim"
     found = [
         (f"attention.{needed}", f"missing (needed for {attention.kind} attention)")
         for needed in REQUIRED_BY_KIND[attention.kind]
@@ -78,12 +80,12 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
         ((arch.dense_layers or 0) > arch.layers, "dense_layers", f"must not exceed layers ({arch.layers})"),
         (
             (attention.indexer_heads is None) != (attention.indexer_head_dim is None),
-            "attention.indexer_heads",
+            indexer,
             "indexer_heads and indexer_head_dim go together (a sparse-attention indexer has both)",
         ),
         (
-            attention.indexer_heads and (attention.kind != "mla" or attention.q_lora_rank is None),
-            "attention.indexer_heads",
+            indexer_given and (attention.kind != "mla" or attention.q_lora_rank is None),
+            indexer,
             "needs mla attention with q_lora_rank (the indexer's queries come from the query latent)",
         ),
     ]
