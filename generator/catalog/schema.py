@@ -197,7 +197,10 @@ def base_url(value: Any) -> str:
 def preview_base_url(value: Any) -> str:
     """--base-url: site.yaml's rule, except that a preview on this machine may be served over http."""
     if isinstance(value, str) and re.match(r"http://(127\.0\.0\.1|localhost|\[::1\])[:/]", value):
-        return "http://" + base_url("https://" + value.removeprefix("http://")).removeprefix("https://")
+        try:
+            return "http://" + base_url("https://" + value.removeprefix("http://")).removeprefix("https://")
+        except ValueError:
+            raise ValueError(f"must be a URL without spaces, quotes, <, > or backslashes (got {value!r})") from None
     return base_url(value)
 
 
