@@ -18,10 +18,16 @@ def edit(content: Path, file: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def check(content: Path) -> tuple[int, list[str]]:
-    """`generator check --content content`: its exit code and its stderr lines, paths made relative."""
+def run_cli(*args: str) -> tuple[int, list[str]]:
+    """`python -m generator ARGS`, in-process: its exit code and its stderr lines."""
     stderr = io.StringIO()
     with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
-        code = main(["check", "--content", str(content)])
+        code = main(list(args))
+    return code, stderr.getvalue().splitlines()
+
+
+def check(content: Path) -> tuple[int, list[str]]:
+    """`generator check --content content`: its exit code and its stderr lines, paths made relative."""
+    code, lines = run_cli("check", "--content", str(content))
     prefix = content.as_posix() + "/"
-    return code, [line.removeprefix(prefix) for line in stderr.getvalue().splitlines()]
+    return code, [line.removeprefix(prefix) for line in lines]

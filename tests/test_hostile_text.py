@@ -6,13 +6,10 @@ end in exit code 2 and exactly the problem line below."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
-from tests.conftest import ROOT, run_build
-from tests.hostile import check, edit
+from tests.conftest import FIXTURE, run_build
+from tests.hostile import check, edit, run_cli
 
 RULE = "must be a single line of text without control, separator or bidi characters"
 URL = "must be an https:// URL without spaces, quotes, <, > or backslashes"
@@ -90,12 +87,8 @@ def test_hostile_text_is_refused_with_one_line(content_copy, file, old, new, exp
 )
 def test_base_url_option_follows_the_site_yaml_rule(tmp_path, base_url, expected):
     out = tmp_path / "site"
-    result = subprocess.run(
-        [sys.executable, "-m", "generator", "build", "--content", "tests/fixtures/catalog", "--out", str(out),
-         "--base-url", base_url],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
-    )
-    assert (result.returncode, result.stderr.splitlines()) == (2, [expected])
+    code, lines = run_cli("build", "--content", str(FIXTURE), "--out", str(out), "--base-url", base_url)
+    assert (code, lines) == (2, [expected])
     assert not out.exists()
 
 
