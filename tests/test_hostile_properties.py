@@ -42,14 +42,20 @@ MODEL_TEXT = ["name", "precision.value", "license.value", "params.note", "params
 GPU_TEXT = ["name", "vendor", "memory_type.value", "interconnect.value", "price_per_gpu_hour.provider",
             "memory_gb.note", "memory_gb.source"]
 SITE_TEXT = ["brand", "currency", "console_url", "base_url"]
-MODEL_NUMBERS = ["params.value", "active_params.value", "experts.value", "experts_per_token.value",
-                 "context_window.value", "api_price.value.input", "api_price.value.output",
-                 "architecture.layers", "architecture.hidden_size", "architecture.vocab_size",
-                 "architecture.intermediate_size", "architecture.dense_layers", "architecture.extra_layers",
-                 "architecture.attention.heads", "architecture.attention.kv_lora_rank",
-                 "architecture.attention.sliding_window", "architecture.moe.expert_intermediate_size",
-                 "architecture.moe.shared_experts", "architecture.linear_attention.layers",
-                 "architecture.vision.patch_size"]
+ARCHITECTURE = {
+    "": ["layers", "hidden_size", "vocab_size", "intermediate_size", "dense_layers", "norms_per_layer",
+         "extra_layers"],
+    "attention.": ["heads", "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim",
+                   "sliding_window", "sliding_window_layers", "indexer_heads", "indexer_head_dim"],
+    "linear_attention.": ["layers", "key_heads", "value_heads", "key_head_dim", "value_head_dim", "conv_kernel"],
+    "moe.": ["expert_intermediate_size", "shared_experts", "shared_expert_intermediate_size", "latent_size"],
+    "vision.": ["layers", "hidden_size", "intermediate_size", "patch_size"],
+}
+MODEL_NUMBERS = [
+    "params.value", "active_params.value", "experts.value", "experts_per_token.value", "context_window.value",
+    "api_price.value.input", "api_price.value.cached_input", "api_price.value.output",
+    *(f"architecture.{part}{key}" for part, keys in ARCHITECTURE.items() for key in keys),
+]
 GPU_NUMBERS = ["memory_gb.value", "bandwidth_gb_s.value", "price_per_gpu_hour.value"]
 
 
