@@ -62,6 +62,9 @@ CASES = [
      f"models/kimi-k3.yaml:4: weights: {URL} (got \"https://huggingface.co/x'title\")"),
     (KIMI, "weights: https://huggingface.co/moonshotai/Kimi-K3", "weights: https://huggingface.co/x\\y",
      f"models/kimi-k3.yaml:4: weights: {URL} (got 'https://huggingface.co/x\\\\y')"),
+    # A key is printed in the problem line: it stays one line.
+    (KIMI, "name: Kimi-K3", 'name: Kimi-K3\n"lic\\u2028# ense": MIT',
+     "models/kimi-k3.yaml:4: 'lic\\u2028# ense': unknown field (did you mean 'license'?)"),
     (KIMI, "experts_per_token:\n  value: 16", 'experts_per_token:\n  value: 16\n  note: "top\\t16"',
      f"models/kimi-k3.yaml:27: experts_per_token.note: {RULE} (found U+0009)"),
 ]

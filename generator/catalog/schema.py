@@ -120,14 +120,14 @@ def mapping(value: Any) -> dict:
 
 def boolean(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"must be true or false (got {value!r})")
+        raise ValueError(f"must be true or false (got {shown(value)})")
     return value
 
 
 def one_of(*choices: str) -> Callable[[Any], str]:
     def check(value: Any) -> str:
         if value not in choices:
-            raise ValueError(f"must be one of {', '.join(choices)} (got {value!r})")
+            raise ValueError(f"must be one of {', '.join(choices)} (got {shown(value)})")
         return value
 
     return check
@@ -232,8 +232,8 @@ def machine_shapes(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not value:
         raise ValueError("must be a list of GPU counts per machine, like [1, 2, 4, 8]")
     shapes = tuple(whole_number(1, 8)(item) for item in value)
-    if list(shapes) != sorted(set(shapes)) or shapes[-1] > 8:
-        raise ValueError(f"must be distinct counts from 1 to 8 in ascending order (got {value})")
+    if list(shapes) != sorted(set(shapes)):
+        raise ValueError(f"must be distinct counts from 1 to 8 in ascending order (got {shown(list(shapes))})")
     return shapes
 
 
@@ -242,7 +242,7 @@ def languages(value: Any) -> tuple[str, ...]:
         raise ValueError("must be a list of language codes, like [pt, en]")
     codes = tuple(plain_text(item) for item in value)
     if len(set(codes)) != len(codes) or not all(re.fullmatch(r"[a-z]{2}", c) for c in codes):
-        raise ValueError(f"must be distinct two-letter codes (got {value})")
+        raise ValueError(f"must be distinct two-letter codes (got {shown(value)})")
     return codes
 
 
@@ -265,7 +265,14 @@ class Problems:
         self.lines: list[str] = []
 
     def add(self, file: YamlFile, key_path: str, field: str, message: str) -> None:
-        self.lines.append(f"{file.path}:{file.line(key_path)}: {field}: {message}")
+        self.lines.append(f"{file.path}:{file.line(key_path)}: {field_label(field)}: {message}")
+
+
+def field_label(field: str) -> str:
+    """A field's path for a problem line: one line even when a key holds a newline or is huge."""
+    if NOT_TEXT.search(field) or len(field) > NAME_LENGTH:
+        return repr(field)[:NAME_LENGTH]
+    return field
 
 
 def read_record(
