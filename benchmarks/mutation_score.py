@@ -71,7 +71,7 @@ EXCLUDED = {
 }
 # Kept although it names `build`: test_catalog.py's build case stops at the catalog check (exit 2).
 # A test file not listed above that matches this is left out too (reported as "auto").
-SITE_BUILD = re.compile(r"\bbuilt_site\b|\bbuild_site\(|\"-m\", \"generator\", \"build\"|main\(\[\"build\"")
+SITE_BUILD = re.compile(r"\bbuilt_site\b|\bshipped_site\b|\brun_build\(|\bbuild_site\(|\"-m\", \"generator\", \"build\"|main\(\[\"build\"")
 
 SIZING_FIRST = re.compile(r"\bgenerator\.sizing\b")
 
@@ -299,7 +299,7 @@ def default_tests(root: Path) -> tuple[list[str], list[str], dict[str, str]]:
         if rel in EXCLUDED:
             left_out[rel] = EXCLUDED[rel]
         elif not listed and SITE_BUILD.search(test.read_text()):
-            left_out[rel] = "auto: uses built_site or runs `generator build`"
+            left_out[rel] = "auto: builds a site (built_site, shipped_site, run_build or `generator build`)"
         else:
             files.append(rel)
             left_out.update({k: EXCLUDED[k] for k in listed})
