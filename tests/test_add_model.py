@@ -70,7 +70,7 @@ def _folder_with(tmp_path, safetensors_path):
         (b"\x01\x02", "too short for a safetensors file"),
         (struct.pack("<Q", 10**12), "header length 1000000000000 is not plausible"),
         (struct.pack("<Q", 100) + b"{}", "header cut short (2 of 100 bytes)"),
-        (struct.pack("<Q", 4) + b"nope", "the header is not JSON"),
+        (struct.pack("<Q", 4) + b"nope", "model.safetensors:1: the header is not valid JSON (Expecting value)"),
     ],
 )
 def test_broken_safetensors_files_give_one_line(tmp_path, content, message):

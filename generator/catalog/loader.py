@@ -85,7 +85,7 @@ def _site(file: YamlFile, problems: Problems) -> Site | None:
 def _read(path: Path, problems: Problems) -> YamlFile | None:
     cwd = Path.cwd()
     display = (path.relative_to(cwd) if path.is_relative_to(cwd) else path).as_posix()
-    if not path.is_file():
+    if not path.exists():
         problems.lines.append(f"{display}:1: (file): missing file")
         return None
     try:
