@@ -30,10 +30,10 @@ def open_regular_file(path: Path) -> BinaryIO:
     return file
 
 
-def read_regular_file(path: Path, limit: int) -> bytes:
-    """The bytes of `path` if it is a regular file of at most `limit` bytes."""
+def read_regular_file(path: Path, limit: int, whose_limit: str) -> bytes:
+    """The bytes of `path` if it is a regular file of at most `limit` bytes (`whose_limit` says why)."""
     with open_regular_file(path) as file:
         data = file.read(limit + 1)
     if len(data) > limit:
-        raise FileRefused(f"larger than {mib(limit)}")
+        raise FileRefused(f"larger than {mib(limit)}, {whose_limit}")
     return data

@@ -17,7 +17,8 @@ from pathlib import Path
 from generator.catalog.bounded_read import FileRefused, mib, open_regular_file, read_regular_file
 from generator.catalog.yaml_file import YamlSyntaxError, parse_yaml
 
-MAX_JSON_BYTES = 64 * 2**20  # config.json is a few KB; the largest index (DeepSeek-V3's) ~9 MB
+MAX_CONFIG_BYTES = 4 * 2**20  # config.json is a few KB
+MAX_INDEX_BYTES = 64 * 2**20  # the largest index (DeepSeek-V3's, 91,000 tensors) is ~9 MB
 MAX_README_BYTES = 4 * 2**20  # a model card, read for its front matter
 MAX_HEADER_BYTES = 100 * 2**20  # a safetensors header beyond this is not a header (the format's limit)
 MAX_HEADERS_TOTAL = 64 * 2**20  # all the headers together; a 163-file checkpoint has ~20 MB
@@ -48,9 +49,9 @@ class Checkpoint:
 
 def _read(path: Path, limit: int) -> bytes:
     try:
-        return read_regular_file(path, limit)
+        return read_regular_file(path, limit, "the most add-model reads from it")
     except FileRefused as error:
-        raise CheckpointError(f"{path}: {error}, the most add-model reads") from None
+        raise CheckpointError(f"{path}: {error}") from None
     except OSError as error:
         raise CheckpointError(f"{path}: cannot read ({error.strerror})") from None
 
@@ -85,8 +86,8 @@ def _depth(data: object) -> int:
     return deepest
 
 
-def _json(path: Path) -> dict:
-    return _parse_json(_read(path, MAX_JSON_BYTES), path, "the file")
+def _json(path: Path, limit: int) -> dict:
+    return _parse_json(_read(path, limit), path, "the file")
 
 
 def read_safetensors_header(path: Path) -> dict:
@@ -172,13 +173,13 @@ def read_checkpoint(folder: Path) -> Checkpoint:
     names = [t.name for t in tensors]
     index_path = folder / "model.safetensors.index.json"
     if not names and index_path.exists():
-        weight_map = _json(index_path).get("weight_map")
+        weight_map = _json(index_path, MAX_INDEX_BYTES).get("weight_map")
         if isinstance(weight_map, dict):
             names = sorted(weight_map)
     readme = folder / "README.md"
     return Checkpoint(
         folder=folder,
-        config=_json(config_path),
+        config=_json(config_path, MAX_CONFIG_BYTES),
         tensors=tuple(tensors),
         tensor_names=tuple(names),
         readme_front_matter=_front_matter(readme) if readme.exists() else {},

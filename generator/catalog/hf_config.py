@@ -6,6 +6,7 @@ which `check` reports until somebody fills it in.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from generator.catalog.checkpoint import Checkpoint, parameter_count
@@ -20,6 +21,55 @@ SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v3",
     "kimi_k2", "gpt_oss", "gemma3", "gemma3_text",
 }
+
+
+# What add-model reads from config.json, by kind; a value of the wrong kind is refused with one line.
+POSITIVE_KEYS = (
+    "num_hidden_layers", "hidden_size", "vocab_size", "intermediate_size", "num_attention_heads",
+    "num_key_value_heads", "head_dim", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim",
+    "index_head_dim", "sliding_window_pattern", "num_experts_per_tok", "moe_intermediate_size",
+    "shared_expert_intermediate_size", "max_position_embeddings", "full_attention_interval",
+    "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+    "linear_conv_kernel_dim", "patch_size",
+)
+# 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
+COUNT_KEYS = (
+    "n_routed_experts", "num_experts", "num_local_experts", "n_shared_experts", "first_k_dense_replace",
+    "num_nextn_predict_layers", "sliding_window", "q_lora_rank", "index_n_heads",
+)
+FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm")
+TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method")
+MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
+
+
+def config_problem(config: dict) -> str | None:
+    """The first value add-model cannot use, as `key: what is wrong (expected)`, or None."""
+    sections = [("", config)] + [(f"{key}.", config[key]) for key in ("text_config", "vision_config")
+                                 if isinstance(config.get(key), dict)]
+    for prefix, section in sections:
+        for key, value in section.items():
+            if value is None:
+                continue
+            if key in POSITIVE_KEYS and not _whole(value, 1):
+                return f"{prefix}{key}: must be a positive integer (got {_shown(value)})"
+            if key in COUNT_KEYS and not _whole(value, 0):
+                return f"{prefix}{key}: must be an integer, 0 or more (got {_shown(value)})"
+            if key in FLAG_KEYS and not isinstance(value, bool):
+                return f"{prefix}{key}: must be true or false (got {_shown(value)})"
+            if key in TEXT_KEYS and not isinstance(value, str):
+                return f"{prefix}{key}: must be text (got {_shown(value)})"
+            if key in MAPPING_KEYS and not isinstance(value, dict):
+                return f"{prefix}{key}: must be a JSON object (got {_shown(value)})"
+    return None
+
+
+def _whole(value: Any, minimum: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def _text_config(config: dict) -> dict:
@@ -185,10 +235,9 @@ def _fact(value: Any, source: str, note: str | None = None) -> dict:
 
 
 def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
-    """The catalog record for `checkpoint`, with TODO where a fact could not be read."""
+    """The catalog record for `checkpoint`, with TODO where a fact could not be read (the id without `repo_id`)."""
     config = checkpoint.config
     text = _text_config(config)
-    repo_id = repo_id or (config.get("_name_or_path") if "/" in str(config.get("_name_or_path", "")) else None)
     name = repo_id.split("/")[1] if repo_id else checkpoint.folder.name
     hub = f"https://huggingface.co/{repo_id}" if repo_id else None
     config_url = f"{hub}/blob/main/config.json" if hub else TODO
@@ -214,7 +263,7 @@ def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
     record["precision"] = _fact(precision or TODO, config_url if precision else TODO)
     license_name = checkpoint.readme_front_matter.get("license")
     if license_name:
-        record["license"] = _fact(str(license_name), f"{hub}/blob/main/README.md" if hub else TODO)
+        record["license"] = _fact(license_name, f"{hub}/blob/main/README.md" if hub else TODO)
     else:
         record["license"] = _fact(TODO, TODO)
     record["release_date"] = _fact(TODO, TODO, "The date the weights were published.")

@@ -46,9 +46,9 @@ class YamlSyntaxError(Exception):
 def read_yaml(path: Path, display_path: str) -> YamlFile:
     """Parse `path`; raise YamlSyntaxError (one line, with the line number) when it is not YAML."""
     try:
-        raw = read_regular_file(path, MAX_FILE_BYTES)
+        raw = read_regular_file(path, MAX_FILE_BYTES, "the most a catalog file may hold")
     except FileRefused as error:
-        raise YamlSyntaxError(display_path, 1, f"file {error}, the most a catalog file may hold") from None
+        raise YamlSyntaxError(display_path, 1, str(error)) from None
     except OSError as error:
         raise YamlSyntaxError(display_path, 1, f"cannot read the file ({error.strerror})") from None
     try:

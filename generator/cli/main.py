@@ -15,7 +15,7 @@ from generator.site.render import BABEL_LOCALES
 from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
-from generator.catalog.schema import REPO_ID
+from generator.catalog.schema import NOT_TEXT
 from generator.site.build import build_site
 from generator.site.errors import BuildError
 
@@ -87,12 +87,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _one_line(message: str) -> str:
+    """A problem line as printed: a control character from a file name or a key is shown escaped."""
+    return NOT_TEXT.sub(lambda found: ascii(found.group())[1:-1], message)
+
+
 def _load(content: Path):
     try:
         return load_catalog(content)
     except CatalogError as error:
         for problem in error.problems:
-            print(problem, file=sys.stderr)
+            print(_one_line(problem), file=sys.stderr)
         count = len(error.problems)
         print(f"{count} problem{'s' if count != 1 else ''} in {content}.", file=sys.stderr)
         return None
@@ -154,13 +159,10 @@ def _run(args) -> int:
 
 
 def _add_model(args) -> int:
-    if args.repo_id and not REPO_ID.fullmatch(args.repo_id):
-        print(f"--id: must be a Hugging Face repo id like org/Name (got {args.repo_id!r})", file=sys.stderr)
-        return 2
     try:
         path, todos = add_model(args.path, args.content, args.repo_id, args.force)
     except CheckpointError as error:
-        print(f"add-model: {error}", file=sys.stderr)
+        print(f"add-model: {_one_line(str(error))}", file=sys.stderr)
         return 2
     print(f"wrote {path}")
     if todos:
