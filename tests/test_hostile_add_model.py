@@ -46,6 +46,7 @@ CONFIG_CASES = [
     ({"hidden_size": "4096"}, 'hidden_size: must be a positive integer (got "4096")'),
     ({"vocab_size": 128256.5}, "vocab_size: must be a positive integer (got 128256.5)"),
     ({"intermediate_size": True}, "intermediate_size: must be a positive integer (got true)"),
+    ({"num_hidden_layers": None}, "num_hidden_layers: missing (add-model needs it)"),
     ({"num_local_experts": -1}, "num_local_experts: must be an integer, 0 or more (got -1)"),
     ({"quantization_config": ["fp8"]}, 'quantization_config: must be a JSON object (got ["fp8"])'),
     ({"tie_word_embeddings": "false"}, 'tie_word_embeddings: must be true or false (got "false")'),

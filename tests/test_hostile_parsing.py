@@ -42,6 +42,11 @@ CASES = [
      "content/models/hostile.yaml:2: (yaml): value out of range (day is out of range for month)"),
     ("models/hostile.yaml", b"id: org/\xff\n",
      "content/models/hostile.yaml:1: (yaml): not UTF-8 text (invalid start byte)"),
+    ("models/hostile.yaml", "id: org/Name\nname: !!python/object/apply:os.system [echo]\n",
+     "content/models/hostile.yaml:2: (yaml): tags (tag:yaml.org,2002:python/object/apply:os.system) are not "
+     "accepted: write a plain value"),
+    ("models/hostile.yaml", "id: org/Name\nname: !!binary aGVsbG8=\n",
+     "content/models/hostile.yaml:2: (yaml): tags (tag:yaml.org,2002:binary) are not accepted: write a plain value"),
     ("models/hostile.yaml", "id: org/Name\n---\nid: org/Other\n",
      "content/models/hostile.yaml:2: (yaml): malformed YAML: but found another document"),
 ]

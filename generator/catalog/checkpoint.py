@@ -95,6 +95,12 @@ def read_safetensors_header(path: Path) -> dict:
     return _parse_json(_header_bytes(path, MAX_HEADER_BYTES), path, "the header")
 
 
+def _without_nulls(data: dict) -> dict:
+    """config.json's null means "not set" (the library's default): such keys are left out."""
+    return {key: _without_nulls(value) if isinstance(value, dict) else value
+            for key, value in data.items() if value is not None}
+
+
 def _header_bytes(path: Path, budget: int) -> bytes:
     """The raw header; `budget` is what is left of MAX_HEADERS_TOTAL for this file."""
     try:
@@ -179,7 +185,7 @@ def read_checkpoint(folder: Path) -> Checkpoint:
     readme = folder / "README.md"
     return Checkpoint(
         folder=folder,
-        config=_json(config_path, MAX_CONFIG_BYTES),
+        config=_without_nulls(_json(config_path, MAX_CONFIG_BYTES)),
         tensors=tuple(tensors),
         tensor_names=tuple(names),
         readme_front_matter=_front_matter(readme) if readme.exists() else {},

@@ -48,8 +48,6 @@ def config_problem(config: dict) -> str | None:
                                  if isinstance(config.get(key), dict)]
     for prefix, section in sections:
         for key, value in section.items():
-            if value is None:
-                continue
             if key in POSITIVE_KEYS and not _whole(value, 1):
                 return f"{prefix}{key}: must be a positive integer (got {_shown(value)})"
             if key in COUNT_KEYS and not _whole(value, 0):

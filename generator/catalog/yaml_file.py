@@ -2,8 +2,9 @@
 
 Parsing is defensive, because the catalog comes from pull requests and front matter from
 downloaded checkpoints: the file size is capped before reading, and the parser's event stream is
-checked for anchors and aliases (a few lines of nested aliases expand to billions of nodes) and
-for nesting depth before any node is composed. Every failure is one YamlSyntaxError line.
+checked for anchors and aliases (a few lines of nested aliases expand to billions of nodes), for
+explicit tags (!!binary, !!set: the catalog needs none) and for nesting depth before any node is
+composed. Every failure is one YamlSyntaxError line.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def parse_yaml(text: str, display_path: str) -> tuple[yaml.Node | None, Any]:
 
 
 def _check_events(text: str, display_path: str) -> None:
-    """Refuse anchors, aliases and deep nesting from the event stream, before anything is composed.
+    """Refuse anchors, aliases, tags and deep nesting from the event stream, before anything is composed.
 
     Events are produced one at a time, so the refusal comes at the first anchor or the 33rd level
     however large the rest of the file.
@@ -94,6 +95,8 @@ def _check_events(text: str, display_path: str) -> None:
             raise YamlSyntaxError(
                 display_path, line, "anchors (&name) and aliases (*name) are not accepted: write the value out"
             )
+        if getattr(event, "tag", None) is not None:
+            raise YamlSyntaxError(display_path, line, f"tags ({event.tag}) are not accepted: write a plain value")
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
