@@ -143,7 +143,8 @@ def test_a_fifo_in_the_folder_is_refused_without_blocking(tmp_path, content_copy
     [
         ("../etc", "--id: must be a Hugging Face repo id like org/Name (got '../etc')"),
         ("org/..", "--id: must be a Hugging Face repo id like org/Name (got 'org/..')"),
-        ("org/Name\nx: 1", "--id: must be a single line of text (no control characters)"),
+        ("org/Name\nx: 1", "--id: must be a single line of text without control, separator or bidi characters "
+                            "(found U+000A)"),
         ("", "--id: must be non-empty text"),
     ],
 )

@@ -68,6 +68,8 @@ def _parse_json(raw: bytes, path: Path, what: str) -> dict:
         raise CheckpointError(f"{path}: {what} holds a number too long to read ({str(error).split(':')[0]})") from None
     except RecursionError:
         raise CheckpointError(f"{path}: {what} is nested more than {MAX_DEPTH} levels deep") from None
+    except MemoryError:
+        raise CheckpointError(f"{path}: {what} is too large to read") from None
     if not isinstance(data, dict):
         raise CheckpointError(f"{path}: {what} must be a JSON object")
     if _depth(data) > MAX_DEPTH:
