@@ -7,7 +7,6 @@ instead of the fixture silently covering less.
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 

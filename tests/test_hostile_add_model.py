@@ -14,7 +14,7 @@ import pytest
 
 from tests import hf_configs
 from tests.conftest import ROOT
-from tests.test_add_model import checkpoint_folder, write_safetensors
+from tests.test_add_model import checkpoint_folder
 
 LLAMA = hf_configs.LLAMA_3_1_8B
 ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
