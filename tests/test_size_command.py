@@ -80,7 +80,10 @@ def test_readable_table_without_json(capsys):
     "args, message",
     [
         (["size", "no-such-model"], "size: no model 'no-such-model' in content"),
-        (["size", "kimi-k3", "--batch", "0"], "argument --batch: must be a positive integer (got '0')"),
+        (["size", "kimi-k3", "--batch", "0"], "argument --batch: must be an integer from 1 to 10^6 (got 0)"),
+        (["size", "kimi-k3", "--batch", "1000001"], "argument --batch: must be an integer from 1 to 10^6 (got 1000001)"),
+        (["size", "kimi-k3", "--context", "1" + "0" * 40], "argument --context: must be an integer from 1 to 10^9 (got '1000"),
+        (["size", "kimi-k3", "--context", "12k"], "argument --context: must be an integer from 1 to 10^9 (got '12k')"),
         (["size", "kimi-k3", "--precision", "3"], "argument --precision: invalid choice: '3'"),
     ],
 )

@@ -13,6 +13,7 @@ from generator.catalog.schema import Field
 PARAMS = schema.whole_number(1, 10**15)  # a thousand times the largest model published (~10^12)
 EXPERTS = schema.whole_number(1, 10**6)  # routed experts: today's largest MoE has hundreds
 CONTEXT = schema.whole_number(1, 10**9)  # tokens: today's longest windows are ~10^7
+BATCH = schema.whole_number(1, 10**6)  # concurrent sequences `size --batch` asks about
 DIMENSION = schema.whole_number(1, 10**7)  # widths, heads, ranks, vocabularies, layers: ~10^5 today
 COUNT = schema.whole_number(0, 10**7)  # how many leading dense layers, extra layers, shared experts
 PRICE = schema.decimal_number(Decimal("0.0001"), Decimal(10**6))  # USD per hour or per million tokens

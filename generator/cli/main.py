@@ -15,6 +15,7 @@ from generator.site.render import BABEL_LOCALES
 from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
+from generator.catalog.fields import BATCH, CONTEXT
 from generator.catalog.schema import NOT_TEXT
 from generator.site.build import build_site
 from generator.site.errors import BuildError
@@ -58,9 +59,9 @@ def _parser() -> argparse.ArgumentParser:
     size.add_argument("model", metavar="MODEL", help="catalog id (moonshotai/Kimi-K3) or slug (kimi-k3)")
     size.add_argument("--precision", choices=list(PRECISIONS), default="native",
                       help="weights at 16 bits, 8 bits (FP8), 4 bits, or as published (default: native)")
-    size.add_argument("--context", type=_positive, metavar="TOKENS",
+    size.add_argument("--context", type=_whole_number(CONTEXT), metavar="TOKENS",
                       help="tokens of context per sequence (default: the model's context window)")
-    size.add_argument("--batch", type=_positive, default=1, metavar="N", help="concurrent sequences (default: 1)")
+    size.add_argument("--batch", type=_whole_number(BATCH), default=1, metavar="N", help="concurrent sequences (default: 1)")
     size.add_argument("--json", action="store_true", help="print one JSON object with byte counts")
     add = commands.add_parser(
         "add-model",
@@ -77,14 +78,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer (got {text!r})")
-    return value
+def _whole_number(check):
+    """An argparse type from a catalog checker: the same bounds as the catalog, one line when out."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= 30 else None
+        except ValueError:
+            value = None
+        try:
+            return check(text if value is None else value)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return convert
 
 
 def _one_line(message: str) -> str:
