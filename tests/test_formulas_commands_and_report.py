@@ -5,7 +5,7 @@ import pytest
 from generator.sizing.headline import FULL_FINE_TUNING, LORA, QLORA, RULE, fine_tuning_bytes
 from generator.sizing.kv_cache import default_context, kv_cache, kv_room
 from generator.sizing.launch_commands import launch_commands
-from generator.sizing.setups import ParallelSplit, Setup, machine_shapes
+from generator.sizing.setups import RUNTIME_OVERHEAD, RUNTIME_OVERHEAD_RANGE, ParallelSplit, Setup, machine_shapes
 from generator.sizing.size_report import size_report
 from tests.formula_records import arch, gpu, model, moe
 
@@ -112,3 +112,17 @@ def test_the_headline_rule_as_pages_explain_it():
 def test_machine_shapes_are_those_of_priced_gpus():
     gpus = (gpu("a", 1, price="1", shapes=(1, 2)), gpu("b", 1, price="1", shapes=(4, 8)), gpu("c", 1, shapes=(3,)))
     assert machine_shapes(gpus) == (1, 2, 4, 8)
+
+
+def test_the_runtime_overhead_and_its_typical_range():
+    assert (float(RUNTIME_OVERHEAD), [float(share) for share in RUNTIME_OVERHEAD_RANGE]) == (0.1, [0.05, 0.15])
+
+
+# TINY's matrices: q 16 × 24 and o 24 × 16 (2 each), k and v 16 × 6 (4), MLP 16 × 40 (6); at 16 bits
+# embeddings 3,200, norms 160 and head 3,200 = 6,560 bytes in every row.
+#   8 bits: attention 1,920 + 8 blocks × 4 = 1,952; MLP 3,840 + 6 × 4 = 3,864   -> 12,376
+#   4 bits: attention 384 + 48 + 192 + 24 + 384 + 32 = 1,064 (a scale per 32 rows of a column);
+#           MLP 1,920 + 1 × 40 × 6 = 2,160                                          ->  9,784
+@pytest.mark.parametrize("precision, weights_bytes", [("16", 18_080), ("8", 12_376), ("4", 9_784), ("native", 18_080)])
+def test_size_report_reads_the_row_of_its_precision(precision, weights_bytes):
+    assert size_report(TINY, (REPORT_GPU,), precision, context=None, batch=1).weights.bytes == weights_bytes

@@ -2,7 +2,7 @@
 
 import pytest
 
-from generator.sizing.formats import bytes_by_component, format_table, native_bytes, tensor_bytes
+from generator.sizing.formats import FORMATS, bytes_by_component, format_table, native_bytes, tensor_bytes
 from generator.sizing.weights import Tensors
 from tests.formula_records import arch, by_component, model, moe, vision
 
@@ -227,3 +227,18 @@ WITH_EXTRAS = model(arch(extra_layers=1, vision=vision()))
 def test_extra_layers_and_vision_follow_the_matrix_formats(row_key, extra_layers, vision_bytes):
     row = next(r for r in format_table(WITH_EXTRAS) if r.key == row_key)
     assert (row.by_component["extra_layers"], row.by_component["vision"]) == (extra_layers, vision_bytes)
+
+
+@pytest.mark.parametrize(
+    "key, bits, group_values, scale_bits",
+    [
+        ("f32", 32, None, 0),
+        ("bf16", 16, None, 0),
+        ("fp8_block128", 8, 16_384, 32),  # 128 × 128 values share a float32 scale
+        ("mxfp4", 4, 32, 8),  # 32 values share an E8M0 scale
+        ("q2", 2, 32, 16),  # 32 values share a 16-bit scale
+    ],
+)
+def test_formats_as_the_pages_explain_them(key, bits, group_values, scale_bits):
+    spec = FORMATS[key]
+    assert (spec.key, spec.bits, spec.group_values, spec.scale_bits) == (key, bits, group_values, scale_bits)
