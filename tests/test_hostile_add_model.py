@@ -1,9 +1,12 @@
 """add-model refuses, with one line and exit code 2, a checkpoint folder it cannot make sense of.
 
 Each case builds a folder from a real config (tests/hf_configs.py) with one hostile change and runs
-the real CLI in a subprocess; the timeout is a hang guard (a FIFO used to block forever).
+the CLI's `main` in-process (as `python -m generator add-model` does); the FIFO cases run it in a
+subprocess, whose timeout is a hang guard (a FIFO used to block forever).
 """
 
+import contextlib
+import io
 import json
 import os
 import struct
@@ -12,6 +15,7 @@ import sys
 
 import pytest
 
+from generator.cli.main import main
 from tests import hf_configs
 from tests.conftest import ROOT
 from tests.test_add_model import checkpoint_folder
@@ -22,11 +26,14 @@ ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' +
 )
 
 
-def run_add_model(folder, content, *extra):
-    return subprocess.run(
-        [sys.executable, "-m", "generator", "add-model", str(folder), "--content", str(content), *extra],
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
-    )
+def run_add_model(folder, content, *extra, in_process=True):
+    args = ["add-model", str(folder), "--content", str(content), *extra]
+    if not in_process:
+        return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+        code = main(args)
+    return subprocess.CompletedProcess(args, code, "", stderr.getvalue())
 
 
 def assert_refused(result, expected):
@@ -135,7 +142,7 @@ def test_a_fifo_in_the_folder_is_refused_without_blocking(tmp_path, content_copy
     folder = checkpoint_folder(tmp_path, LLAMA)
     (folder / name).unlink(missing_ok=True)
     os.mkfifo(folder / name)
-    assert_refused(run_add_model(folder, content_copy, "--force"), f"{folder}/{name}: not a regular file")
+    assert_refused(run_add_model(folder, content_copy, "--force", in_process=False), f"{folder}/{name}: not a regular file")
 
 
 @pytest.mark.parametrize(
