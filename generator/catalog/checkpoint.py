@@ -92,11 +92,6 @@ def _json(path: Path, limit: int) -> dict:
     return _parse_json(_read(path, limit), path, "the file")
 
 
-def read_safetensors_header(path: Path) -> dict:
-    """The JSON header of a .safetensors file: 8 bytes of little-endian length, then the JSON."""
-    return _parse_json(_header_bytes(path, MAX_HEADER_BYTES), path, "the header")
-
-
 def _without_nulls(data: dict) -> dict:
     """config.json's null means "not set" (the library's default): such keys are left out."""
     return {key: _without_nulls(value) if isinstance(value, dict) else value
@@ -104,7 +99,8 @@ def _without_nulls(data: dict) -> dict:
 
 
 def _header_bytes(path: Path, budget: int) -> bytes:
-    """The raw header; `budget` is what is left of MAX_HEADERS_TOTAL for this file."""
+    """The raw JSON header of a .safetensors file (8 bytes of little-endian length, then the JSON);
+    `budget` is what is left of MAX_HEADERS_TOTAL for this file."""
     try:
         with open_regular_file(path) as file:
             prefix = file.read(8)
