@@ -112,11 +112,11 @@ def _load(content: Path):
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command != "build":
-        return _run(args)
     try:
         return _run(args)
     except KeyboardInterrupt:  # Ctrl-C: the build stops; publishing never leaves half a site (publish.py)
+        if args.command != "build":
+            raise
         print(f"interrupted: {args.out}/ was left as it was", file=sys.stderr)
         return 130
 
