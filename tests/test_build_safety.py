@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import generator.site.build as build_module
 from generator.cli.main import main
 from generator.site.lock import build_lock
 from generator.site.publish import remove_stale_staging, staging_dir
@@ -23,6 +24,7 @@ from tests.conftest import FIXTURE, ROOT, run_build
 
 REPORT = "(a bug: please report it with the command you ran)"
 INTERRUPTED = "interrupted: {out}/ was left as it was\n"
+INTERRUPTED_LATE = "interrupted: {out}/ already holds the new site (Ctrl-C came once it was in place)\n"
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -185,9 +187,11 @@ class RawFlock:
         self.handle.close()
 
 
-@pytest.mark.parametrize("hold, holder", [(build_lock, f"pid {os.getpid()}"), (RawFlock, "another process")])
+@pytest.mark.parametrize("hold, holder", [(build_lock, "pid {pid}"), (RawFlock, "another process")],
+                         ids=["our-lock", "foreign-lock"])
 def test_a_second_build_into_the_same_folder_is_refused_while_the_first_holds_the_lock(tmp_path, previous, hold, holder):
     out = tmp_path / "site"
+    holder = holder.format(pid=os.getpid())
     with hold(out):
         result = run_build(FIXTURE, out)
         assert (result.returncode, result.stdout) == (1, "")
@@ -265,13 +269,23 @@ def test_ctrl_c_at_any_moment_leaves_a_complete_site(tmp_path, previous, content
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=120)
     assert "Traceback" not in stderr
-    if process.returncode == 130:  # stopped: the previous site, untouched
+    if process.returncode == 130 and stderr != INTERRUPTED_LATE.format(out=out):  # stopped: the previous site
         assert stderr in (INTERRUPTED.format(out=out), "interrupted\n") and stdout == ""
         assert snapshot(out) == previous
-    else:  # the signal came once the new site was being put in place: it finished
-        assert (process.returncode, stderr) == (0, ""), stderr
+    else:  # the signal came once the new site was being put in place: it is there, and said so
+        assert (process.returncode, stderr) in ((0, ""), (130, INTERRUPTED_LATE.format(out=out))), stderr
         assert "Giedi" in (out / "index.html").read_text() and (out / ".vram-guide-site").is_file()
     assert [p.name for p in tmp_path.iterdir() if ".building-" in p.name] == []
+
+
+def test_ctrl_c_once_the_new_site_is_in_place_says_so(tmp_path, previous, content_copy, monkeypatch, capsys):
+    out = tmp_path / "site"
+    set_brand(content_copy, "Giedi")
+    failing_on_call(monkeypatch, build_module, "remove_staging", 1, KeyboardInterrupt())  # right after the swap
+    assert main(["build", "--content", str(content_copy), "--out", str(out)]) == 130
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", INTERRUPTED_LATE.format(out=out))
+    assert "Giedi" in (out / "index.html").read_text() and snapshot(out) != previous
 
 
 # ---- a bug in the middle of a build --------------------------------------------------------------

@@ -19,6 +19,7 @@ from generator.catalog.fields import BATCH, CONTEXT
 from generator.catalog.schema import NOT_TEXT
 from generator.site.build import build_site
 from generator.site.errors import BuildError
+from generator.site.progress import Progress
 
 DESCRIPTION = """\
 VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese and English.
@@ -149,8 +150,18 @@ def _run(args) -> int:
             return 2
         catalog = replace(catalog, site=replace(catalog.site, base_url=base_url))
     started = time.monotonic()
+    progress = Progress()
     try:
-        pages = build_site(catalog, args.out)
+        pages = build_site(catalog, args.out, progress)
+        languages = len(catalog.site.languages)
+        print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
+              f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")
+        return 0
+    except KeyboardInterrupt:
+        if not progress.published:
+            raise  # main(): the previous site was left as it was
+        print(f"interrupted: {args.out}/ already holds the new site (Ctrl-C came once it was in place)", file=sys.stderr)
+        return 130
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -159,10 +170,6 @@ def _run(args) -> int:
         print(f"error: unexpected {type(error).__name__}: {detail} (a bug: please report it with the command you ran)",
               file=sys.stderr)
         return 1
-    languages = len(catalog.site.languages)
-    print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
-          f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")
-    return 0
 
 
 def _add_model(args) -> int:

@@ -46,7 +46,7 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             write_root_index(site_dir, catalog.site, LANGUAGE_NAMES)
             mark(site_dir)
             cache.finish()
-            publish(site_dir, out_dir, staging)
+            publish(site_dir, out_dir, staging, on_swapped=progress.site_published)
         except OSError as error:
             raise BuildError(f"{error.filename or out_dir}: {error.strerror or error}") from None
         finally:

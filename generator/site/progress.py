@@ -13,6 +13,10 @@ class Progress:
         self.label = ""
         self.total = 0
         self.done = 0
+        self.published = False  # the new site is in place: a Ctrl-C after that cannot undo the build
+
+    def site_published(self) -> None:
+        self.published = True
 
     def start(self, label: str, total: int) -> None:
         self.label, self.total, self.done = label, total, 0

@@ -14,7 +14,7 @@ import signal
 import tempfile
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from generator.site.errors import BuildError
 from generator.site.files import empty_folder, write_if_changed
@@ -87,8 +87,9 @@ def remove_stale_staging(out_dir: Path) -> None:
         remove_staging(folder)
 
 
-def publish(site_dir: Path, out_dir: Path, staging: Path) -> None:
-    """Copy the finished site into `staging`, then swap it with the previous `out_dir`."""
+def publish(site_dir: Path, out_dir: Path, staging: Path, on_swapped: Callable[[], None]) -> None:
+    """Copy the finished site into `staging`, then swap it with the previous `out_dir`; `on_swapped`
+    runs once the new site is in place, before Ctrl-C is let through again."""
     shutil.copytree(site_dir, staging / "site", copy_function=shutil.copy2)
     previous = staging / "previous"
     with uninterruptible():
@@ -100,3 +101,4 @@ def publish(site_dir: Path, out_dir: Path, staging: Path) -> None:
             if previous.is_dir() and not out_dir.exists():
                 previous.rename(out_dir)
             raise
+        on_swapped()
