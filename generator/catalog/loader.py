@@ -6,6 +6,7 @@ This is the only module that reads content/. Every problem found is reported at 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 
@@ -45,6 +46,8 @@ def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
                 name=values["name"],
                 vendor=values["vendor"],
                 memory_bytes=int(values["memory_gb"] * 10**9),
+                reported_memory_bytes=_gib(values.get("reported_memory_gib")),
+                compute_capability=values.get("compute_capability"),
                 machine_shapes=values["shapes"],
                 memory_type=values.get("memory_type"),
                 bandwidth_bytes_per_second=int(bandwidth * 10**9) if bandwidth else None,
@@ -56,6 +59,10 @@ def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
             )
         )
     return gpus
+
+
+def _gib(value: Decimal | None) -> int | None:
+    return None if value is None else int(value * 2**30)
 
 
 def _price_info(file: YamlFile, entry: dict, values: dict, prefix: str, problems: Problems) -> dict | None:

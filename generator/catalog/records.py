@@ -189,6 +189,8 @@ class Gpu:
     vendor: str
     memory_bytes: int
     machine_shapes: tuple[int, ...]  # GPUs per rentable machine, ascending (e.g. 1, 2, 4, 8)
+    reported_memory_bytes: int | None = None  # what CUDA/ROCm report as the total (cudaMemGetInfo)
+    compute_capability: Decimal | None = None  # NVIDIA only: 9.0 Hopper, 10.0 Blackwell...
     memory_type: str | None = None
     bandwidth_bytes_per_second: int | None = None
     interconnect: str | None = None

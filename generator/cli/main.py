@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 import time
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from pathlib import Path
 
 from generator.catalog.add_model import add_model
@@ -15,7 +17,10 @@ from generator.site.render import BABEL_LOCALES
 from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
-from generator.catalog.fields import BATCH, CONTEXT
+from generator.cli.plan_output import plan_json, plan_text
+from generator.sizing.engines import ENGINES, KV_DTYPES
+from generator.sizing.planner import PlanRequest, plan_that_starts
+from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT
 from generator.catalog.schema import NOT_TEXT
 from generator.site.build import build_site
 from generator.site.errors import BuildError
@@ -28,6 +33,8 @@ VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese
           only when the whole build succeeded
   check   validate content/ only; one line per problem, exit code 2 if there is any
   size    the sizing engine for one model: weights by component, KV cache, setup, speed
+  plan    what vLLM or SGLang does with one model on N GPUs: memory per GPU, KV tokens, whether
+          it starts, the longest context, users at once, the launch command
   add-model
           write content/models/<slug>.yaml from a Hugging Face checkpoint folder's small files
 """
@@ -64,6 +71,34 @@ def _parser() -> argparse.ArgumentParser:
                       help="tokens of context per sequence (default: the model's context window)")
     size.add_argument("--batch", type=_whole_number(BATCH), default=1, metavar="N", help="concurrent sequences (default: 1)")
     size.add_argument("--json", action="store_true", help="print one JSON object with byte counts")
+    plan = commands.add_parser(
+        "plan",
+        parents=[content],
+        help="plan one model on N GPUs for vLLM or SGLang",
+        description="What the engine does at start-up with MODEL on COUNT GPUs of one type, per GPU: "
+        "the weights as loaded (tensor-parallel shards), the memory kept for activations, CUDA graphs "
+        "and the CUDA context, the memory left for the KV cache and how many tokens it holds; whether "
+        "it starts at the context, the longest context that starts, the users it serves at once, an "
+        "upper bound on decode speed and the price. When the flags asked for do not start, the command "
+        "printed carries flags that do (a higher memory fraction, an FP8 KV cache, a shorter context). "
+        "Bytes are exact; GiB = 2^30 bytes.",
+    )
+    plan.add_argument("model", metavar="MODEL", help="catalog id (openai/gpt-oss-120b) or slug (gpt-oss-120b)")
+    plan.add_argument("--gpu", required=True, metavar="GPU", help="catalog GPU slug (h100-sxm)")
+    plan.add_argument("--count", type=_whole_number(GPU_COUNT), default=1, metavar="N", help="GPUs (default: 1)")
+    plan.add_argument("--engine", choices=list(ENGINES), default="vllm", help="serving engine (default: vllm)")
+    plan.add_argument("--context", type=_whole_number(CONTEXT), metavar="TOKENS",
+                      help="--max-model-len (vLLM) or --context-length (SGLang) (default: the model's context window)")
+    plan.add_argument("--users", type=_whole_number(BATCH), default=1, metavar="N",
+                      help="concurrent users at that context (default: 1)")
+    plan.add_argument("--gpu-memory-utilization", "--mem-fraction-static", dest="memory_fraction",
+                      type=_memory_fraction, metavar="U",
+                      help="share of each GPU's memory the engine may use, above 0 and at most 1 "
+                      "(default: vLLM 0.9; SGLang's own rule by GPU size)")
+    plan.add_argument("--kv-dtype", choices=list(KV_DTYPES), default="auto", help="KV cache type (default: auto, 16-bit)")
+    plan.add_argument("--precision", choices=list(PRECISIONS), default="native",
+                      help="weights at 16 bits, 8 bits (FP8), 4 bits, or as published (default: native)")
+    plan.add_argument("--json", action="store_true", help="print one JSON object")
     add = commands.add_parser(
         "add-model",
         parents=[content],
@@ -77,6 +112,16 @@ def _parser() -> argparse.ArgumentParser:
     add.add_argument("--id", dest="repo_id", metavar="ORG/NAME", help="the Hugging Face repo id (default: _name_or_path)")
     add.add_argument("--force", action="store_true", help="overwrite an existing model file")
     return parser
+
+
+def _memory_fraction(text: str) -> Fraction:
+    try:
+        value = Fraction(Decimal(text)) if len(text) <= 12 else None
+    except (InvalidOperation, ValueError):
+        value = None
+    if value is None or not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number above 0 and at most 1 (got {text[:40]!r})")
+    return value
 
 
 def _whole_number(check):
@@ -138,6 +183,8 @@ def _run(args) -> int:
         return 0
     if args.command == "size":
         return _size(catalog, args)
+    if args.command == "plan":
+        return _plan(catalog, args)
     if args.base_url:
         from dataclasses import replace
 
@@ -185,15 +232,45 @@ def _add_model(args) -> int:
     return 0
 
 
-def _size(catalog, args) -> int:
+def _find_model(catalog, args):
+    """The model MODEL names, with an architecture; None after printing why not."""
     wanted = args.model.lower()
     model = next((m for m in catalog.models if wanted in (m.id.lower(), m.slug)), None)
     if model is None:
-        print(f"size: no model {args.model!r} in {args.content} (slugs: "
+        print(f"{args.command}: no model {_one_line(args.model)[:100]!r} in {args.content} (slugs: "
               f"{', '.join(sorted(m.slug for m in catalog.models))})", file=sys.stderr)
-        return 2
+        return None
     if model.architecture is None:
-        print(f"size: {model.slug} has no architecture in {args.content}; add one to size it", file=sys.stderr)
+        print(f"{args.command}: {model.slug} has no architecture in {args.content}; add one to size it", file=sys.stderr)
+        return None
+    return model
+
+
+def _plan(catalog, args) -> int:
+    model = _find_model(catalog, args)
+    if model is None:
+        return 2
+    gpu = next((g for g in catalog.gpus if g.slug == args.gpu.lower()), None)
+    if gpu is None:
+        print(f"plan: --gpu: no GPU {_one_line(args.gpu)[:100]!r} in {args.content} (slugs: "
+              f"{', '.join(g.slug for g in catalog.gpus)})", file=sys.stderr)
+        return 2
+    largest = gpu.machine_shapes[-1]
+    if args.count > largest and args.count % largest:
+        print(f"plan: --count: more than one machine of {gpu.name} ({largest} GPUs each) must be a multiple "
+              f"of {largest} (got {args.count})", file=sys.stderr)
+        return 2
+    request = PlanRequest(engine=args.engine, context=args.context, users=args.users,
+                          memory_fraction=args.memory_fraction, kv_dtype=args.kv_dtype,
+                          precision=PRECISIONS[args.precision])
+    result = plan_that_starts(model, gpu, args.count, request)
+    print(json.dumps(plan_json(result), indent=2) if args.json else plan_text(result))
+    return 0
+
+
+def _size(catalog, args) -> int:
+    model = _find_model(catalog, args)
+    if model is None:
         return 2
     report = size_report(model, catalog.gpus, args.precision, args.context, args.batch)
     print(json.dumps(report_json(report), indent=2) if args.json else report_text(report))

@@ -25,20 +25,32 @@ class LaunchCommands:
     llama_cpp_offload: str | None  # MoE models only
 
 
-def launch_commands(model: Model, setup: Setup, split: ParallelSplit, context: int) -> LaunchCommands:
+def serve_command(model: Model, split: ParallelSplit, machines: int, engine: str, context: int,
+                  extra: tuple[tuple[str, str], ...] = ()) -> str:
+    """The vLLM or SGLang command for the split, with `extra` flags (name, value) at the end."""
     tensor, pipeline = split
-    vllm = f"vllm serve {model.id} \\\n  --tensor-parallel-size {tensor}"
-    if pipeline > 1:
-        vllm += f" \\\n  --pipeline-parallel-size {pipeline}"
-    vllm += f" \\\n  --max-model-len {context}"
-    # NOTE: SGLang takes the same split as vLLM: --tp over the GPUs of a layer, --pp-size stages
-    # (sglang/srt/server_args.py: "--pipeline-parallel-size", alias "--pp-size").
-    sglang = f"python -m sglang.launch_server \\\n  --model-path {model.id} \\\n  --tp {tensor}"
-    if pipeline > 1:
-        sglang += f" \\\n  --pp-size {pipeline}"
-    if setup.machines > 1:
-        sglang += f" \\\n  --nnodes {setup.machines} --node-rank 0 --dist-init-addr HEAD_NODE_IP:5000"
-    sglang += f" \\\n  --context-length {context}"
+    if engine == "vllm":
+        command = f"vllm serve {model.id} \\\n  --tensor-parallel-size {tensor}"
+        if pipeline > 1:
+            command += f" \\\n  --pipeline-parallel-size {pipeline}"
+        command += f" \\\n  --max-model-len {context}"
+    else:
+        # NOTE: SGLang takes the same split as vLLM: --tp over the GPUs of a layer, --pp-size stages
+        # (sglang/srt/server_args.py: "--pipeline-parallel-size", alias "--pp-size").
+        command = f"python -m sglang.launch_server \\\n  --model-path {model.id} \\\n  --tp {tensor}"
+        if pipeline > 1:
+            command += f" \\\n  --pp-size {pipeline}"
+        if machines > 1:
+            command += f" \\\n  --nnodes {machines} --node-rank 0 --dist-init-addr HEAD_NODE_IP:5000"
+        command += f" \\\n  --context-length {context}"
+    for name, value in extra:
+        command += f" \\\n  {name} {value}"
+    return command
+
+
+def launch_commands(model: Model, setup: Setup, split: ParallelSplit, context: int) -> LaunchCommands:
+    vllm = serve_command(model, split, setup.machines, "vllm", context)
+    sglang = serve_command(model, split, setup.machines, "sglang", context)
     gguf = f"{model.slug}-Q4_K_M.gguf"
     llama_context = min(context, LLAMA_CPP_CONTEXT)
     llama = f"llama-server \\\n  -m {gguf} \\\n  --n-gpu-layers 99 \\\n  --ctx-size {llama_context}"

@@ -13,12 +13,18 @@ from generator.catalog.records import COMPONENTS, Architecture, Attention, Linea
 
 @dataclass(frozen=True)
 class Tensors:
-    """`count` tensors of `rows` × `cols` values (cols = 1 for vectors) in one component."""
+    """`count` tensors of `rows` × `cols` values (cols = 1 for vectors) in one component.
+
+    `shards` is how many equal slices tensor parallelism can cut the tensor into (its heads or
+    channels): with T GPUs each holds ceil(shards / T) of them, so a tensor with fewer slices than
+    GPUs is copied (KV heads). 1: every GPU holds it whole (norms, replicated projections).
+    """
 
     component: str
     rows: int
     cols: int
     count: int = 1
+    shards: int = 1
 
     @property
     def params(self) -> int:
@@ -31,9 +37,9 @@ def _gqa(arch: Architecture, attention: Attention, layers: int, component: str) 
     # NOTE: a gated attention output (Qwen3-Next) doubles the query projection: query and gate.
     q_out = q_dim * (2 if attention.output_gate else 1)
     tensors = [
-        Tensors(component, hidden, q_out, layers),
-        Tensors(component, hidden, kv_dim, 2 * layers),  # k and v
-        Tensors(component, q_dim, hidden, layers),  # o
+        Tensors(component, hidden, q_out, layers, heads),
+        Tensors(component, hidden, kv_dim, 2 * layers, attention.kv_heads),  # k and v
+        Tensors(component, q_dim, hidden, layers, heads),  # o
     ]
     if attention.qkv_bias:
         tensors.append(Tensors(component, q_dim + 2 * kv_dim, 1, layers))
@@ -59,10 +65,10 @@ def _mla(arch: Architecture, attention: Attention, layers: int, component: str) 
         tensors += [
             Tensors(component, hidden, attention.q_lora_rank, layers),
             Tensors(component, attention.q_lora_rank, 1, layers),  # q_a_layernorm
-            Tensors(component, attention.q_lora_rank, heads * qk_head, layers),
+            Tensors(component, attention.q_lora_rank, heads * qk_head, layers, heads),
         ]
     else:
-        tensors.append(Tensors(component, hidden, heads * qk_head, layers))
+        tensors.append(Tensors(component, hidden, heads * qk_head, layers, heads))
     tensors += [
         Tensors(component, hidden, attention.kv_lora_rank + attention.qk_rope_head_dim, layers),
         Tensors(component, attention.kv_lora_rank, 1, layers),  # kv_a_layernorm
@@ -71,11 +77,12 @@ def _mla(arch: Architecture, attention: Attention, layers: int, component: str) 
             attention.kv_lora_rank,
             heads * (attention.qk_nope_head_dim + attention.v_head_dim),
             layers,
+            heads,
         ),
-        Tensors(component, heads * attention.v_head_dim, hidden, layers),  # o
+        Tensors(component, heads * attention.v_head_dim, hidden, layers, heads),  # o
     ]
     if attention.output_gate:
-        tensors.append(Tensors(component, hidden, heads * attention.v_head_dim, layers))
+        tensors.append(Tensors(component, hidden, heads * attention.v_head_dim, layers, heads))
     if attention.indexer_heads:
         # NOTE: DeepSeek sparse attention's indexer (GLM-5): its own queries from the q latent,
         # one shared key head with a norm, and a per-head weight from the hidden state.
@@ -95,28 +102,30 @@ def _linear(arch: Architecture, linear: LinearAttention) -> list[Tensors]:
     if linear.kind == "gated_deltanet":
         # NOTE: Qwen3-Next Gated DeltaNet (modeling_qwen3_next.py): fused q, k, v, z projection,
         # b and a gates per value head, a short causal convolution over q, k, v.
+        heads = linear.key_heads
         return [
-            Tensors("attention", hidden, 2 * key_dim + 2 * value_dim, layers),
-            Tensors("attention", hidden, 2 * linear.value_heads, layers),
-            Tensors("attention", 2 * key_dim + value_dim, linear.conv_kernel, layers),
+            Tensors("attention", hidden, 2 * key_dim + 2 * value_dim, layers, heads),
+            Tensors("attention", hidden, 2 * linear.value_heads, layers, heads),
+            Tensors("attention", 2 * key_dim + value_dim, linear.conv_kernel, layers, heads),
             Tensors("attention", linear.value_heads, 1, 2 * layers),  # dt_bias, A_log
             Tensors("attention", linear.value_head_dim, 1, layers),  # gated norm
-            Tensors("attention", value_dim, hidden, layers),
+            Tensors("attention", value_dim, hidden, layers, heads),
         ]
     # NOTE: Kimi Delta Attention (Kimi Linear, modeling_kimi_linear.py): q, k, v projections with
     # short convolutions, a full-rank output gate, a low-rank forget gate (rank = head_dim), a beta
     # gate per head, and per-head A_log and per-channel dt_bias.
+    heads = linear.key_heads
     return [
-        Tensors("attention", hidden, key_dim, 2 * layers),  # q, k
-        Tensors("attention", hidden, value_dim, 2 * layers),  # v, output gate
-        Tensors("attention", 2 * key_dim + value_dim, linear.conv_kernel, layers),
+        Tensors("attention", hidden, key_dim, 2 * layers, heads),  # q, k
+        Tensors("attention", hidden, value_dim, 2 * layers, heads),  # v, output gate
+        Tensors("attention", 2 * key_dim + value_dim, linear.conv_kernel, layers, heads),
         Tensors("attention", hidden, linear.key_head_dim, layers),  # forget gate, down
-        Tensors("attention", linear.key_head_dim, key_dim, layers),  # forget gate, up
-        Tensors("attention", hidden, linear.value_heads, layers),  # beta
+        Tensors("attention", linear.key_head_dim, key_dim, layers, heads),  # forget gate, up
+        Tensors("attention", hidden, linear.value_heads, layers, heads),  # beta
         Tensors("attention", linear.key_heads, 1, layers),  # A_log
         Tensors("attention", key_dim, 1, layers),  # dt_bias
         Tensors("attention", linear.value_head_dim, 1, layers),  # output norm
-        Tensors("attention", value_dim, hidden, layers),  # o
+        Tensors("attention", value_dim, hidden, layers, heads),  # o
     ]
 
 
@@ -134,9 +143,11 @@ def _moe_layer(model: Model, layers: int, component: str | None = None) -> list[
     shared_width = moe.shared_expert_intermediate_size or moe.expert_intermediate_size
     tensors = [
         Tensors(component or "router_and_norms", hidden, experts, layers),
-        # gate, up and down projections of every routed expert
-        Tensors(component or "routed_experts", width, moe.expert_intermediate_size, 3 * experts * layers),
-        Tensors(component or "shared_experts", hidden, shared_width, 3 * moe.shared_experts * layers),
+        # gate, up and down projections of every routed expert; tensor parallelism splits each
+        # expert's intermediate channels
+        Tensors(component or "routed_experts", width, moe.expert_intermediate_size, 3 * experts * layers,
+                moe.expert_intermediate_size),
+        Tensors(component or "shared_experts", hidden, shared_width, 3 * moe.shared_experts * layers, shared_width),
     ]
     if moe.router_bias:
         tensors.append(Tensors(component or "router_and_norms", experts, 1, layers))
@@ -159,17 +170,17 @@ def tensors(model: Model) -> list[Tensors]:
     """Every weight tensor of the model's checkpoint, by component."""
     arch = model.architecture
     hidden = arch.hidden_size
-    result = [Tensors("embeddings", arch.vocab_size, hidden)]
+    result = [Tensors("embeddings", arch.vocab_size, hidden, 1, arch.vocab_size)]  # vocab-parallel
     result += _attention(arch, arch.attention_layers, "attention")
     if arch.linear_attention:
         result += _linear(arch, arch.linear_attention)
     if arch.dense_mlp_layers:
-        result.append(Tensors("dense_mlp", hidden, arch.intermediate_size, 3 * arch.dense_mlp_layers))
+        result.append(Tensors("dense_mlp", hidden, arch.intermediate_size, 3 * arch.dense_mlp_layers, arch.intermediate_size))
     if arch.moe is not None:
         result += _moe_layer(model, arch.moe_layers)
     result.append(Tensors("router_and_norms", hidden, 1, arch.norms_per_layer * arch.layers + 1))
     if not arch.tied_embeddings:
-        result.append(Tensors("output_head", hidden, arch.vocab_size))
+        result.append(Tensors("output_head", hidden, arch.vocab_size, 1, arch.vocab_size))
     if arch.extra_layers:
         result += _extra_layers(model)
     if arch.vision:
@@ -193,8 +204,8 @@ def _extra_layers(model: Model) -> list[Tensors]:
     else:
         result.append(Tensors("extra_layers", hidden, arch.intermediate_size, 3 * count))
     if arch.extra_layers_embeddings:
-        result.append(Tensors("embeddings", arch.vocab_size, hidden, count))
-        result.append(Tensors("output_head", hidden, arch.vocab_size, count))
+        result.append(Tensors("embeddings", arch.vocab_size, hidden, count, arch.vocab_size))
+        result.append(Tensors("output_head", hidden, arch.vocab_size, count, arch.vocab_size))
     return result
 
 
@@ -205,8 +216,8 @@ def _vision(arch: Architecture) -> list[Tensors]:
     vision, layers = arch.vision, arch.vision.layers
     h, i = vision.hidden_size, vision.intermediate_size
     return [
-        Tensors("vision", h, h, 4 * layers),
-        Tensors("vision", h, i, 2 * layers),
+        Tensors("vision", h, h, 4 * layers, h),
+        Tensors("vision", h, i, 2 * layers, i),
         Tensors("vision", 4 * h + i + h + 4 * h, 1, layers),
         Tensors("vision", 3 * vision.patch_size**2, h),
         Tensors("vision", h, arch.hidden_size),

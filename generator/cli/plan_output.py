@@ -1,0 +1,98 @@
+"""The `plan` command's output: one JSON object (bytes as integers), or a table for a terminal."""
+
+from __future__ import annotations
+
+from generator.sizing.engines import ENGINE_NAMES, GIB
+from generator.sizing.planner import (
+    CONTEXT_DOES_NOT_FIT,
+    MEMORY_IN_USE,
+    NO_KV_MEMORY,
+    WEIGHTS_DO_NOT_FIT,
+    Plan,
+)
+
+REASONS = {
+    MEMORY_IN_USE: "the memory fraction asks for more than is free once CUDA and NCCL are up",
+    WEIGHTS_DO_NOT_FIT: "the weights do not fit in the memory the engine may use on each GPU",
+    NO_KV_MEMORY: "the weights load, but the runtime's own memory leaves nothing for the KV cache",
+    CONTEXT_DOES_NOT_FIT: "the KV cache cannot hold one sequence of the context",
+}
+
+
+def plan_json(plan: Plan) -> dict:
+    return {
+        "model": plan.model.id,
+        "gpu": plan.gpu.slug,
+        "count": plan.setup.total_gpus,
+        "machines": plan.setup.machines,
+        "engine": plan.engine,
+        "engine_version": plan.engine_version,
+        "tp": plan.split.tensor,
+        "pp": plan.split.pipeline,
+        "context": plan.context,
+        "users": plan.request.users,
+        "precision": plan.request.precision,
+        "kv_dtype": plan.request.kv_dtype,
+        "memory_fraction": float(plan.memory_fraction),
+        "total_memory_bytes_per_gpu": plan.total_memory_bytes,
+        "weights_bytes_per_gpu": plan.weights_bytes,
+        "kv_bytes_per_token_per_gpu": plan.kv_bytes_per_token,
+        "non_kv_bytes_per_gpu": plan.non_kv_bytes,
+        "available_kv_bytes_per_gpu": max(plan.available_kv_bytes, 0),
+        "short_bytes_per_gpu": max(-plan.available_kv_bytes, 0),  # what the engine would lack
+        "kv_tokens": plan.kv_tokens,
+        "max_concurrency": round(plan.max_concurrency, 4),
+        "starts": plan.starts,
+        "reason": plan.reason,
+        "reason_text": REASONS.get(plan.reason),
+        "max_context": plan.max_context,
+        "max_users": plan.max_users,
+        "users_fit": plan.users_fit,
+        "decode_tokens_per_second": plan.decode_tokens_per_second,
+        "price_per_hour": None if plan.price_per_hour is None else float(plan.price_per_hour),
+        "changes": [" ".join(flag) for flag in plan.changes],
+        "command": plan.command,
+    }
+
+
+def _gib(byte_count: int) -> str:
+    return f"{byte_count / GIB:,.2f} GiB"
+
+
+def plan_text(plan: Plan) -> str:
+    setup, split = plan.setup, plan.split
+    machines = "" if setup.machines == 1 else f" in {setup.machines} machines"
+    fraction = "gpu_memory_utilization" if plan.engine == "vllm" else "mem_fraction_static"
+    lines = [
+        f"{plan.model.name} on {setup.total_gpus} × {plan.gpu.name}{machines}, "
+        f"{ENGINE_NAMES[plan.engine]} {plan.engine_version}",
+        f"tensor parallel {split.tensor}, pipeline {split.pipeline}; context {plan.context:,} tokens, "
+        f"{plan.request.users} user{'s' if plan.request.users != 1 else ''}, weights {plan.request.precision}, "
+        f"KV {plan.request.kv_dtype}, {fraction} {float(plan.memory_fraction):g}",
+        "",
+        "  per GPU",
+        f"    memory the engine sees  {_gib(plan.total_memory_bytes):>14}",
+        f"    weights as loaded       {_gib(plan.weights_bytes):>14}",
+    ]
+    lines += [f"    {name.replace('_', ' '):<23} {_gib(value):>14}" for name, value in plan.non_kv_bytes.items()]
+    lines += [
+        f"    available for KV cache  {_gib(plan.available_kv_bytes):>14}",
+        f"    KV per token            {plan.kv_bytes_per_token:>10,} B",
+        "",
+        f"  KV cache holds          {plan.kv_tokens:,} tokens: {plan.max_concurrency:,.2f} sequences of {plan.context:,}",
+    ]
+    if plan.starts:
+        users = f"{plan.max_users:,} user{'s' if plan.max_users != 1 else ''}"
+        lines.append(f"  starts                  yes; up to {users} at once at this context")
+    else:
+        lines.append(f"  starts                  no: {REASONS[plan.reason]}")
+    if plan.max_context:
+        lines.append(f"  longest context         {plan.max_context:,} tokens")
+    if plan.decode_tokens_per_second is not None:
+        lines.append(f"  decode (upper bound)    {plan.decode_tokens_per_second:,.1f} tokens/s per sequence")
+    if plan.price_per_hour is not None:
+        lines.append(f"  price                   ${plan.price_per_hour:,.2f}/hour")
+    if plan.changes:
+        lines += ["", f"  changed so that it starts: {', '.join(' '.join(flag) for flag in plan.changes)}"]
+    lines += ["", plan.command]
+    return "\n".join(lines)

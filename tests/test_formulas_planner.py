@@ -1,0 +1,126 @@
+"""The engine-true planner on hand-sized records: every expected figure worked out by hand.
+
+Tiny base model (tests/formula_records.py): 2 layers, hidden 16, vocabulary 100 (padded to 128
+rows by the engines), untied head, dense MLP 40, GQA 4 query heads × 6, 1 KV head × 6, BF16.
+A test GPU of 10 GiB = 10,737,418,240 bytes (no reported total: the planner takes that figure).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from generator.sizing.loaded_weights import loaded_bytes_per_gpu, pipeline_layers
+from generator.sizing.planner import (
+    CONTEXT_DOES_NOT_FIT,
+    MEMORY_IN_USE,
+    WEIGHTS_DO_NOT_FIT,
+    PlanRequest,
+    plan,
+    plan_that_starts,
+)
+from tests.formula_records import arch, gpu, linear, model, moe
+
+GPU = gpu("test-10g", 10 * 2**30, price="2.00", bandwidth=10**12)
+
+
+@pytest.mark.parametrize(
+    "tensor, pipeline, expected",
+    [
+        # embeddings 128 × 16 × 2 = 4,096; q 16 × 24 × 2 layers × 2 B = 1,536; k, v 16 × 6 × 4 × 2 = 768;
+        # o 1,536; MLP 16 × 40 × 6 × 2 = 7,680; norms 5 × 16 × 2 = 160; head 4,096
+        (1, 1, 4_096 + 1_536 + 768 + 1_536 + 7_680 + 160 + 4_096),  # 19,872
+        # halves, but the one KV head is copied on both GPUs and norms stay whole
+        (2, 1, 2_048 + 768 + 768 + 768 + 3_840 + 160 + 2_048),  # 10,400
+        # one layer per stage: half of 11,680 layer bytes + the embeddings (or the head)
+        (1, 2, 5_840 + 4_096),
+        # KV heads: 1 of 1 per GPU at any width; vocabulary 128 / 4 = 32 rows
+        (4, 1, 1_024 + 384 + 768 + 384 + 1_920 + 160 + 1_024),
+    ],
+)
+def test_weights_as_loaded_per_gpu(tensor, pipeline, expected):
+    assert loaded_bytes_per_gpu(model(arch()), {}, "bf16", tensor, pipeline) == expected
+
+
+@pytest.mark.parametrize("layers, stages, expected", [(4, 2, [2, 2]), (5, 2, [3, 2]), (7, 4, [2, 2, 2, 1]), (61, 8, [7, 7, 8, 8, 8, 8, 8, 7])])
+def test_pipeline_stages_take_the_remainder_before_the_last(layers, stages, expected):
+    assert pipeline_layers(layers, stages) == expected
+
+
+def test_mxfp4_experts_padded_as_the_engine_pads_them():
+    tiny = model(arch(moe=moe(), dense_layers=0))
+    plain = loaded_bytes_per_gpu(tiny, {"routed_experts": "mxfp4"}, "bf16", 1)
+    padded = loaded_bytes_per_gpu(tiny, {"routed_experts": "mxfp4"}, "bf16", 1, mxfp4_padding=(64, 256))
+    # 24 expert matrices (3 × 4 experts × 2 layers) of 16 × 8 at 4 bits plus one scale per 32:
+    # 24 × 64 + 24 × 8 = 1,728 bytes; padded to 256 × 64: 24 × 8,192 + 8 × 64 × 24 = 208,896
+    assert padded - plain == 208_896 - 1_728
+
+
+def test_vllm_plan_by_hand():
+    result = plan(model(arch()), GPU, 1, PlanRequest(context=1_000))
+    # 10 GiB < 70 GiB: 2,048 batched tokens, 256 sequences. Activation peak: the sampler's
+    # 39 × 256 × 100 = 998,400 beats the forward pass's 2,048 × 2 × (3 × 40 + 4 × 16) = 753,664.
+    assert result.non_kv_bytes == {"activation_peak": 998_400, "cuda_graphs": 536_870_912, "non_torch": 139_586_437}
+    # ceil(10,737,418,240 × 0.9) = 9,663,676,416, less 19,872 of weights and the three parts above
+    assert result.available_kv_bytes == 8_986_200_795
+    # a block: 16 tokens × 2 × 1 head × 6 × 2 B = 384 per layer, 768 for both layers;
+    # 8,986,200,795 // 768 = 11,700,782 blocks; a sequence of 1,000 needs 63 of them
+    assert result.kv_tokens == 185_726_698  # int(11,700,782 / 63 × 1,000)
+    assert result.kv_bytes_per_token == 49  # ceil(63 × 768 / 1,000)
+    assert (result.starts, result.max_users, result.max_context) == (True, 256, 32_768)
+
+
+def test_vllm_windows_and_states_by_hand():
+    windowed = plan(model(arch(attention=arch().attention.__class__(
+        kind="gqa", heads=4, kv_heads=1, head_dim=6, sliding_window=100, sliding_window_layers=1))),
+        GPU, 1, PlanRequest(context=1_000, max_num_batched_tokens=16))
+    # one full and one window layer: two groups of one layer, 384 bytes a block; a request needs
+    # 63 blocks for the full layer and cdiv(min(99 + 2 × 16, 1,000), 16) + 1 = 10 for the window
+    assert windowed.kv_bytes_per_token == 29  # ceil(73 × 384 / 1,000)
+    hybrid = plan(model(arch(linear_attention=linear(value_head_dim=40))), GPU, 1, PlanRequest(context=1_000))
+    # state: 3 × 4 × 40 = 480 matrix + 3 × (2 × 8 + 120) = 408 conv values, 2 B: 1,776 bytes;
+    # attention blocks grow to 16 × cdiv(1,776, 16 × 24) = 80 tokens, a page of 1,920 bytes;
+    # a request: cdiv(1,000, 80) = 13 attention blocks + 1 state
+    assert hybrid.kv_bytes_per_token == 27  # ceil(14 × 1,920 / 1,000)
+
+
+def test_sglang_plan_by_hand():
+    result = plan(model(arch()), GPU, 1, PlanRequest(engine="sglang", context=1_000))
+    # 10,240 MiB: chunked prefill 2,048, 8 graphs; reserve 512 + 3,072 + 16 + 128 = 3,728 MiB;
+    # fraction round(6,512 / 10,240, 3) = 0.636
+    assert result.memory_fraction == Fraction(636, 1000)
+    # free before weights: 10,737,418,240 - 343,597,384 (0.32 GiB) = 10,393,820,856;
+    # floor(× 0.636) = 6,610,470,064, less 19,872 of weights
+    assert result.available_kv_bytes == 6_610_450_192
+    assert result.kv_bytes_per_token == 48  # 2 layers × 2 × 6 × 2 B, every token kept
+    assert result.kv_tokens == 137_717_712  # 6,610,450,192 // 48
+
+
+@pytest.mark.parametrize(
+    "request_, reason",
+    [
+        (PlanRequest(memory_fraction=Fraction(1)), MEMORY_IN_USE),  # 10 GiB asked, 9.39 GiB free
+        (PlanRequest(context=16 * 11_700_782), CONTEXT_DOES_NOT_FIT),  # needs every block; one is kept aside
+    ],
+)
+def test_why_a_plan_does_not_start(request_, reason):
+    result = plan(model(arch()), GPU, 1, request_)
+    assert (result.starts, result.reason) == (False, reason)
+
+
+def test_weights_larger_than_the_gpu():
+    large = model(arch(hidden_size=16_384, intermediate_size=65_536, vocab_size=128))
+    assert plan(large, GPU, 1).reason == WEIGHTS_DO_NOT_FIT
+
+
+def test_flags_that_make_it_start_cheapest_first():
+    tiny = model(arch())
+    # 0.95 would ask for more than the 9.39 GiB free once CUDA is up: floor(93.9) hundredths;
+    # ceil(10 GiB × 0.93) - 676,475,621 of the rest = 9,308,323,343 bytes: 12,120,212 blocks of 768
+    higher = plan_that_starts(tiny, GPU, 1, PlanRequest(context=16 * 11_700_782))
+    assert (higher.starts, higher.changes) == (True, (("--gpu-memory-utilization", "0.93"),))
+    # 13,000,000 blocks of 768 fit at neither; with an FP8 cache a block is 384 bytes
+    fp8 = plan_that_starts(tiny, GPU, 1, PlanRequest(context=16 * 13_000_000))
+    assert (fp8.starts, fp8.changes) == (True, (("--kv-cache-dtype", "fp8"),))
+    assert fp8.command.endswith("--max-model-len 208000000 \\\n  --kv-cache-dtype fp8")

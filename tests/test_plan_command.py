@@ -1,0 +1,72 @@
+"""`python -m generator plan`: the engine-true planner from the terminal (shipped catalog)."""
+
+import json
+from contextlib import nullcontext
+
+import pytest
+
+from generator.cli.main import main
+
+FIELDS = {
+    "model", "gpu", "count", "engine", "tp", "weights_bytes_per_gpu", "kv_bytes_per_token_per_gpu",
+    "non_kv_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_concurrency", "starts",
+    "reason", "max_context", "max_users", "decode_tokens_per_second", "price_per_hour", "command",
+}
+
+
+def plan_json(capsys, *args):
+    assert main(["plan", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_gpt_oss_120b_on_one_h100_needs_flags_to_start(capsys):
+    answer = plan_json(capsys, "openai/gpt-oss-120b", "--gpu", "h100-sxm")
+    assert FIELDS <= answer.keys()
+    assert (answer["engine"], answer["engine_version"], answer["tp"], answer["count"]) == ("vllm", "0.33.0", 1, 1)
+    # loaded as 64.55 GiB (the logs: 64.38 to 65.97), not the 60.77 GiB of the files
+    assert 64.0 * 2**30 < answer["weights_bytes_per_gpu"] < 65.0 * 2**30
+    assert answer["starts"] and answer["changes"] == ["--gpu-memory-utilization 0.95", "--kv-cache-dtype fp8"]
+    assert answer["command"].endswith("--max-model-len 131072 \\\n  --gpu-memory-utilization 0.95 \\\n  --kv-cache-dtype fp8")
+
+
+def test_when_no_flag_is_enough_the_context_gets_shorter(capsys):
+    # Qwen3-32B's 61 GiB of weights leave one H100 too little for 131,072 tokens even at 0.95 and FP8
+    answer = plan_json(capsys, "qwen3-32b", "--gpu", "h100-sxm")
+    assert answer["starts"] and 32768 < answer["context"] < 131072 and answer["context"] == answer["max_context"]
+    assert answer["changes"] == ["--gpu-memory-utilization 0.95", "--kv-cache-dtype fp8", f"--max-model-len {answer['context']}"]
+
+
+def test_two_gpus_split_the_model_and_sglang_answers_too(capsys):
+    one = plan_json(capsys, "qwen3-32b", "--gpu", "h100-sxm", "--context", "16000")
+    two = plan_json(capsys, "qwen3-32b", "--gpu", "h100-sxm", "--count", "2", "--context", "16000")
+    assert two["tp"] == 2 and two["weights_bytes_per_gpu"] < one["weights_bytes_per_gpu"] / 1.9
+    assert two["kv_tokens"] > 10 * one["kv_tokens"]
+    sglang = plan_json(capsys, "qwen3-32b", "--gpu", "h100-sxm", "--count", "2", "--engine", "sglang", "--context", "16000")
+    assert sglang["command"].startswith("python -m sglang.launch_server") and sglang["starts"]
+
+
+def test_readable_table(capsys):
+    assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "rtx-4090", "--context", "8192"]) == 0
+    text = capsys.readouterr().out
+    assert "Llama" in text and "weights as loaded" in text and "vllm serve meta-llama/Llama-3.1-8B-Instruct" in text
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["no-such-model", "--gpu", "h100-sxm"], "plan: no model 'no-such-model' in content"),
+        (["kimi-k3", "--gpu", "tpu"], "plan: --gpu: no GPU 'tpu' in content"),
+        (["kimi-k3", "--gpu", "h100-sxm", "--count", "12"], "plan: --count: more than one machine of H100 SXM (8 GPUs each) must be a multiple of 8 (got 12)"),
+        (["kimi-k3", "--gpu", "h100-sxm", "--count", "0"], "argument --count: must be an integer from 1 to 4096 (got 0)"),
+        (["kimi-k3", "--gpu", "h100-sxm", "--gpu-memory-utilization", "0"], "must be a number above 0 and at most 1 (got '0')"),
+        (["kimi-k3", "--gpu", "h100-sxm", "--mem-fraction-static", "nan"], "must be a number above 0 and at most 1 (got 'nan')"),
+        (["kimi-k3", "--gpu", "h100-sxm", "--engine", "trt"], "argument --engine: invalid choice: 'trt'"),
+        (["kimi-k3"], "the following arguments are required: --gpu"),
+    ],
+)
+def test_bad_arguments_give_one_line_and_exit_2(capsys, args, message):
+    with pytest.raises(SystemExit) if message.startswith(("argument", "must", "the following")) else nullcontext():
+        assert main(["plan", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
