@@ -124,3 +124,14 @@ def test_flags_that_make_it_start_cheapest_first():
     fp8 = plan_that_starts(tiny, GPU, 1, PlanRequest(context=16 * 13_000_000))
     assert (fp8.starts, fp8.changes) == (True, (("--kv-cache-dtype", "fp8"),))
     assert fp8.command.endswith("--max-model-len 208000000 \\\n  --kv-cache-dtype fp8")
+
+
+def test_a_pipeline_stage_caches_only_its_own_layers():
+    # 8 GPUs in two 4-GPU machines: tensor parallel 4 inside each, 2 pipeline stages of one layer;
+    # a block of 16 tokens is then 384 bytes on a GPU, not 768.
+    small_machines = gpu("test-4x", 10 * 2**30, shapes=(1, 2, 4))
+    result = plan(model(arch()), small_machines, 8, PlanRequest(context=1_000))
+    assert (result.split.tensor, result.split.pipeline) == (4, 2)
+    assert result.kv_bytes_per_token == 25  # ceil(63 × 384 / 1,000)
+    sglang = plan(model(arch()), small_machines, 8, PlanRequest(engine="sglang", context=1_000))
+    assert sglang.kv_bytes_per_token == 24  # 1 layer × 2 × 6 × 2 B

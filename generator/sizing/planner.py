@@ -169,8 +169,9 @@ def _state_bytes(arch: Architecture, tensor: int) -> int:
     return (matrix + conv) * 2
 
 
-def _layer_kinds(arch: Architecture, tensor: int, dtype_bytes: int, in_flight: int) -> list[_LayerKind]:
-    attention = arch.attention
+def _layer_kinds(arch: Architecture, split: ParallelSplit, dtype_bytes: int, in_flight: int) -> list[_LayerKind]:
+    """The layers of the fullest pipeline stage, by kind (a stage caches only its own layers)."""
+    attention, tensor = arch.attention, split.tensor
     per_token = _attention_bytes_per_token(arch, tensor, dtype_bytes)
     windowed = attention.sliding_window_layers
     window = attention.sliding_window or 0
@@ -182,7 +183,7 @@ def _layer_kinds(arch: Architecture, tensor: int, dtype_bytes: int, in_flight: i
                                 lambda tokens, size: cdiv(min(window - 1 + in_flight, tokens), size) + 1))
     if arch.linear_attention:
         kinds.append(_LayerKind(arch.linear_attention.layers, _state_bytes(arch, tensor), lambda tokens, size: 1, True))
-    return [kind for kind in kinds if kind.layers]
+    return [replace(kind, layers=cdiv(kind.layers, split.pipeline)) for kind in kinds if kind.layers]
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,7 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
         }
         available = requested - weights - sum(non_kv.values())
         # Async scheduling keeps pp + 1 batches in flight (vllm/config/vllm.py max_concurrent_batches).
-        layout = _vllm_layout(_layer_kinds(arch, tensor, dtype_bytes, (split.pipeline + 1) * batch_tokens))
+        layout = _vllm_layout(_layer_kinds(arch, split, dtype_bytes, (split.pipeline + 1) * batch_tokens))
         usable = available - layout.bytes_per_block  # one null block is kept aside
         blocks = max(available, 0) // layout.bytes_per_block
         concurrency = blocks / layout.blocks(context)
@@ -303,14 +304,14 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
         fraction = request.memory_fraction or sglang_mem_fraction_static(total, tensor, split.pipeline)
         states = 0
         if arch.linear_attention:
-            states = SGLANG_MAMBA_SLOTS * arch.linear_attention.layers * _state_bytes(arch, tensor)
+            states = SGLANG_MAMBA_SLOTS * cdiv(arch.linear_attention.layers, split.pipeline) * _state_bytes(arch, tensor)
         non_kv = {"cuda_context": SGLANG_BASELINE, "outside_fraction": round(before * (1 - fraction)), "states": states}
         # sglang/srt/model_executor/model_runner.py profile_max_num_token: what is free after the
         # weights, less the (1 - fraction) share of what was free before them.
         available = floor(before * fraction) - weights - states
         # Every softmax-attention layer keeps every token (0.5.3rc2 turns the sliding-window pool
         # off for gpt-oss and Gemma), page size 1.
-        per_token = arch.attention_layers * _attention_bytes_per_token(arch, tensor, dtype_bytes)
+        per_token = cdiv(arch.attention_layers, split.pipeline) * _attention_bytes_per_token(arch, tensor, dtype_bytes)
         kv_tokens = max(available, 0) // per_token
         concurrency = kv_tokens / context
         reason = None
