@@ -138,26 +138,25 @@ def test_parallel_sizes_fall_back_to_pipeline_stages(catalog):
     assert parallel_sizes(gqa(64, 8), Setup(b300, 8, machines=2)) == (8, 2)
 
 
-def test_kimi_k3_serving_setup_and_capacity(catalog):
-    detail = detailed_sizing(by_slug(catalog, "kimi-k3"), catalog.gpus)
-    capacity = detail.capacity
-    assert (capacity.setup.gpu.slug, capacity.setup.gpus_per_machine, capacity.setup.machines) == ("b300", 8, 1)
-    assert capacity.overhead_bytes == 230_400_000_000  # 10 % of 8 × 288 GB
-    room = 2_304_000_000_000 - 230_400_000_000 - capacity.weights_bytes
-    assert capacity.room.bytes == room
-    per_sequence = 27_648 * 1_048_576 + detail.kv16.state_bytes
-    assert capacity.room.users_full_context == room // per_sequence == 17
-    assert capacity.room.tokens == (room - detail.kv16.state_bytes) // 27_648
-    assert capacity.tensor_parallel_ok
+def test_kimi_k3_serving_setup_is_the_seed_pages_machine(catalog):
+    serving = detailed_sizing(by_slug(catalog, "kimi-k3"), catalog.gpus).serving
+    assert (serving.setup.gpu.slug, serving.setup.gpus_per_machine, serving.setup.machines) == ("b300", 8, 1)
+    assert serving.setup.price_per_hour == Decimal("36.80")  # the seed page's 8 × B300
+    plan = serving.plan
+    # vLLM starts with its default flags: one sequence of 1,048,576 tokens, not two
+    assert (plan.starts, plan.context, plan.changes, plan.max_users) == (True, 1_048_576, (), 1)
+    assert 1_048_576 <= plan.kv_tokens < 2 * 1_048_576
+    assert serving.tensor_parallel_ok
 
 
 def test_a_model_that_no_machine_holds_gets_a_multi_node_plan(catalog):
     kimi = by_slug(catalog, "kimi-k3")
     small_gpus = tuple(g for g in catalog.gpus if g.slug in ("h100-sxm", "h200"))
-    capacity = detailed_sizing(kimi, small_gpus).capacity
-    # 1,561 GB of weights + 29 GB of KV cache, 90 % of 8 × 141 GB per machine: two H200 machines
-    assert (capacity.setup.gpu.slug, capacity.setup.gpus_per_machine, capacity.setup.machines) == ("h200", 8, 2)
-    assert capacity.setup.price_per_hour == Decimal("3.59") * 16
+    serving = detailed_sizing(kimi, small_gpus).serving
+    # 1,561 GB of weights: 8 × 139.8 GiB does not start it; two H200 machines (pipeline 2) do
+    assert (serving.setup.gpu.slug, serving.setup.gpus_per_machine, serving.setup.machines) == ("h200", 8, 2)
+    assert (serving.plan.split.tensor, serving.plan.split.pipeline) == (8, 2)
+    assert serving.setup.price_per_hour == Decimal("3.59") * 16
 
 
 def test_speed_bounds(catalog):
@@ -200,11 +199,11 @@ def test_only_windows_means_any_length():
     assert tokens_that_fit(cache, 500) is None
 
 
-def test_capacity_figures_agree_with_each_other(catalog):
+def test_every_serving_setup_holds_one_sequence_at_the_full_context(catalog):
     for model in catalog.models:
-        capacity = detailed_sizing(model, catalog.gpus).capacity
-        if capacity.room.tokens is not None:
-            assert capacity.room.tokens >= min(capacity.room.users_full_context, 1) * model.context_window, model.slug
+        plan = detailed_sizing(model, catalog.gpus).serving.plan
+        assert plan.starts and plan.context == model.context_window, model.slug
+        assert plan.kv_tokens >= plan.context and plan.max_users >= 1, model.slug
 
 
 def test_a_dense_model_has_no_offload_figures(catalog):

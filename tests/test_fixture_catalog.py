@@ -67,7 +67,7 @@ FEATURES = {
         ["| 16 bits | 6.672 GB: mais de uma máquina de 8 GPUs |",
          "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 |",
          "2 máquinas de 8 × H200 SXM (16 GPUs)",
-         "3 máquinas de 8 × H100 SXM (24 GPUs)"],
+         "4 máquinas de 8 × H100 SXM (32 GPUs)"],
         [],
     ),
 }
@@ -104,7 +104,7 @@ def test_a_gpu_without_a_price_is_shown_and_never_chosen(fixture_catalog):
     page = twin(fixture_catalog, "en", "gpus/mi325x")
     assert "We have no sourced price for it, so it is never chosen as the cheapest setup." in page
     kimi = twin(fixture_catalog, "en", "models/kimi-k3")
-    assert "| 8 × Instinct MI325X | no price |" in kimi
+    assert "| 2 machines of 8 × Instinct MI325X (16 GPUs) | no price |" in kimi
     assert "× [Instinct MI325X]" not in kimi  # never a chosen setup
 
 

@@ -27,9 +27,6 @@ DENSE = model(
     params=965_200,
     context_window=40_000,
 )
-# Serving needs 972,296 + 48 × 40,000 = 2,892,296 bytes, in 90 % of the memory:
-#   A: 4 × 600,001 × 0.9 = 2,160,003.6 is short, 8 GPUs hold it: 8 × $0.50 = $4.00 an hour
-#   B: 4 × 486,000 × 0.9 = 1,749,600 is short, 8 GPUs hold it: 8 × $0.60 = $4.80 an hour
 GPU_A = gpu("a", 600_001, price="0.50", bandwidth=635_490)
 GPU_B = gpu("b", 486_000, price="0.60")
 GPUS = (GPU_A, GPU_B)
@@ -64,18 +61,6 @@ def test_kv_cache(detail):
     assert detail.kv8_full_context_bytes == 960_000  # 24 × 40,000
 
 
-def test_capacity(detail):
-    capacity = detail.capacity
-    assert (capacity.setup.gpu, capacity.setup.gpus_per_machine, capacity.setup.machines) == (GPU_A, 8, 1)
-    assert capacity.weights_bytes == 972_296
-    assert capacity.overhead_bytes == 480_001  # 10 % of 8 × 600,001 = 480,000.8, rounded
-    assert capacity.room.bytes == 3_347_711  # 4,800,008 - 480,001 - 972,296
-    assert capacity.room.tokens == 69_743  # 3,347,711 // 48
-    assert capacity.room.users_full_context == 1  # 3,347,711 // 1,920,000
-    assert capacity.room.users_short_context == 2  # 3,347,711 // (48 × 32,768 = 1,572,864)
-    assert capacity.tensor_parallel_ok is False  # 4 query heads do not split over 8 GPUs
-
-
 def test_headline_rooms(detail):
     rooms = [(r.bits, r.serving_bytes, r.weights_bytes, r.room.bytes, r.room.tokens, r.room.users_full_context)
              for r in detail.headline_rooms]
@@ -87,50 +72,77 @@ def test_headline_rooms(detail):
     ]
 
 
-def test_gpu_rows(detail):
-    rows = [(row.gpu, row.for_weights, (row.plan.gpus_per_machine, row.plan.machines), row.tensor_parallel_ok)
-            for row in detail.gpu_rows]
-    assert rows == [
+def test_gpus_for_the_weights_alone(detail):
+    assert [row.for_weights for row in detail.gpu_rows] == [
         # ceil(1,930,400 / 600,001) = 4, ceil(970,408 / 600,001) = 2, ceil(972,296 / 600,001) = 2,
         # ceil(547,624 / 600,001) = 1
-        (GPU_A, {"bf16": 4, "fp8": 2, "native": 2, "4bit": 1}, (8, 1), False),
+        {"bf16": 4, "fp8": 2, "native": 2, "4bit": 1},
         # / 486,000: 3.97 → 4, 1.997 → 2, 2.0006 → 3, 1.13 → 2
-        (GPU_B, {"bf16": 4, "fp8": 2, "native": 3, "4bit": 2}, (8, 1), False),
+        {"bf16": 4, "fp8": 2, "native": 3, "4bit": 2},
     ]
 
 
-def test_speed(detail):
-    speed = detail.speed
+# Setups come from the engine-true planner (its arithmetic: tests/test_formulas_planner.py). A model
+# big enough for GiB-sized GPUs: 40 layers of hidden 4,096 and MLP 16,384, 16-bit, 40,000 tokens.
+#   bytes: embeddings 100 × 4,096 × 2 = 819,200; attention 40 × (98,304 + 49,152 + 98,304) × 2 =
+#   19,660,800; MLP 40 × 3 × 4,096 × 16,384 × 2 = 16,106,127,360; norms 81 × 4,096 × 2 = 663,552;
+#   head 819,200 → 16,128,090,112. Loaded on one GPU the vocabulary is padded to 128 rows
+#   (1,048,576 bytes each for embeddings and head): 16,128,548,864.
+#   KV: 40 layers × 2 × 1 head × 6 × 2 B = 960 bytes a token; a block of 16 tokens 15,360 bytes.
+BIG = model(arch(layers=40, hidden_size=4_096, intermediate_size=16_384), context_window=40_000)
+GIB = 2**30
+# 16 GiB: 0.9 of it, 15,461,882,266 bytes, is less than the weights; on 2 GPUs each loads
+#   8,066,572,288 (half of all but the copied KV head and the norms) and starts.
+GPU_16 = gpu("sixteen", 16 * GIB, price="0.50")
+# 24 GiB: one GPU starts: ceil(0.9 × 25,769,803,776) = 23,192,823,399 - 16,128,548,864 of weights
+#   - 268,435,456 of activations (2,048 tokens × 2 B × (3 × 16,384 + 4 × 4,096)) - 536,870,912 of
+#   CUDA graphs - 139,586,437 outside PyTorch = 6,119,381,730 for the KV cache.
+GPU_24 = gpu("twenty-four", 24 * GIB, price="0.90", bandwidth=10**12)
+GPU_80 = gpu("eighty", 80 * GIB)  # no price: planned, never chosen
+
+
+@pytest.fixture(scope="module")
+def setups():
+    return detailed_sizing(BIG, (GPU_16, GPU_24, GPU_80))
+
+
+def test_gpu_rows_give_the_fewest_gpus_that_start(setups):
+    rows = [(row.gpu, row.plan.setup.total_gpus, row.plan.price_per_hour, row.tensor_parallel_ok) for row in setups.gpu_rows]
+    assert rows == [(GPU_16, 2, Decimal("1.00"), True), (GPU_24, 1, Decimal("0.90"), True), (GPU_80, 1, None, True)]
+    assert setups.gpu_rows[0].plan.weights_bytes == 8_066_572_288
+
+
+def test_the_serving_setup_is_the_cheapest_machine_that_starts(setups):
+    serving = setups.serving
+    assert (serving.setup.gpu, serving.setup.total_gpus, serving.setup.price_per_hour) == (GPU_24, 1, Decimal("0.90"))
+    assert (serving.plan.weights_bytes, serving.plan.available_kv_bytes) == (16_128_548_864, 6_119_381_730)
+    assert serving.runtime_bytes == 268_435_456 + 536_870_912 + 139_586_437
+    # 6,119,381,730 // 15,360 = 398,397 blocks; 2,500 a sequence of 40,000; 2,048 one of 32,768
+    assert (serving.plan.kv_tokens, serving.plan.max_users) == (6_374_352, 159)
+    assert (serving.short.context, serving.short.max_users) == (32_768, 194)
+    assert serving.plan.changes == () and serving.sglang.engine == "sglang"
+
+
+def test_speed(setups):
+    speed = setups.speed
     assert speed.context == 32_768  # the short context, below the 40,000 window
-    # resident: attention 3,840 + MLP 961,896 + norms 160 + head 3,200 (embeddings not read);
-    # KV 48 × 32,768
-    assert speed.read == TokenRead(resident_bytes=969_096, expert_bytes=0, kv_bytes=1_572_864)
-    assert speed.tokens_per_second == pytest.approx(2.0, rel=1e-12)  # 8 × 635,490 / 2,541,960
+    # resident: all but the embeddings, 16,127,270,912; KV 960 × 32,768 = 31,457,280
+    assert speed.read == TokenRead(resident_bytes=16_127_270_912, expert_bytes=0, kv_bytes=31_457_280)
+    assert speed.tokens_per_second == pytest.approx(10**12 / 16_158_728_192, rel=1e-12)
     assert speed.offload == {}  # a dense model has no experts to offload
-    assert speed.price_per_hour == Decimal("4.00")
-    assert str(speed.price_per_million_tokens) == "555.56"  # 4.00 × 10^6 / 7,200 tokens an hour
+    assert speed.price_per_hour == Decimal("0.90")
 
 
-def test_a_gpu_that_holds_it_alone():
-    # 4,000,000 × 0.9 holds 2,892,296: one GPU, whose bandwidth is not known
-    big = gpu("big", 4_000_000, price="4.50")
-    detail = detailed_sizing(DENSE, (big,))
-    capacity = detail.capacity
-    assert (capacity.setup.gpus_per_machine, capacity.setup.machines) == (1, 1)
-    assert capacity.overhead_bytes == 400_000
-    assert capacity.room.bytes == 2_627_704  # 4,000,000 - 400,000 - 972,296
-    assert capacity.room.tokens == 54_743  # 2,627,704 // 48
-    assert (capacity.room.users_full_context, capacity.room.users_short_context) == (1, 1)
-    assert capacity.tensor_parallel_ok is True
-    assert detail.speed is None
-    assert detail.gpu_rows[0].for_weights == {"bf16": 1, "fp8": 1, "native": 1, "4bit": 1}
+def test_no_priced_gpu_means_no_serving_setup():
+    detail = detailed_sizing(BIG, (GPU_80,))
+    assert (detail.serving, detail.speed) == (None, None)
+    assert detail.gpu_rows[0].plan.setup.total_gpus == 1
 
 
-def test_no_priced_gpu_means_no_capacity():
-    detail = detailed_sizing(DENSE, (gpu("unpriced", 600_001, bandwidth=1),))
-    assert (detail.capacity, detail.speed) == (None, None)
-    row = detail.gpu_rows[0]
-    assert (row.plan.gpus_per_machine, row.plan.machines, row.for_weights["bf16"]) == (8, 1, 4)
+def test_a_gpu_on_which_nothing_starts():
+    # 1 GiB: 0.9 of it is more than is free once CUDA is up (0.61 GiB), on any number of GPUs
+    detail = detailed_sizing(BIG, (gpu("one", GIB, price="0.10", shapes=(1,)),))
+    assert (detail.gpu_rows[0].plan, detail.serving) == (None, None)
 
 
 def test_a_model_without_context_window_uses_32768_tokens():
@@ -138,9 +150,6 @@ def test_a_model_without_context_window_uses_32768_tokens():
     assert detail.context == 32_768
     assert detail.kv16_full_context_bytes == 1_572_864  # 48 × 32,768
     assert detail.kv8_full_context_bytes == 786_432
-    # still 8 × A (needs 972,296 + 1,572,864 = 2,545,160 > 2,160,003.6)
-    assert (detail.capacity.setup.gpu, detail.capacity.setup.gpus_per_machine) == (GPU_A, 8)
-    assert (detail.capacity.room.users_full_context, detail.capacity.room.users_short_context) == (2, 2)
 
 
 @pytest.mark.parametrize(

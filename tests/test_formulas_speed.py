@@ -141,14 +141,14 @@ def test_price_per_million_tokens(price, tokens_per_second, expected):
 # 16 × 25 × 3 × 4 × 2 × 2 bytes = 19,200; router and norms (128 + 80) × 2 = 416; extra layer
 # 12,832 (not read). A token reads: resident 3,840 + 416 + 3,200 (tied) = 7,456; experts
 # 19,200 / 4 = 4,800; KV 48 × 1,000 = 48,000 (resident + KV = 55,456).
-# One GPU of 100,000 bytes at 554,560,000,000 B/s: 55,456 bytes on the GPU take 0.1 µs.
+# One GPU of 16 GiB at 554,560,000,000 B/s: 55,456 bytes on the GPU take 0.1 µs.
 MOE_MODEL = model(
     arch(tied_embeddings=True, moe=moe(expert_intermediate_size=25), extra_layers=1),
     params=19_744,
     experts_per_token=1,
     context_window=1_000,
 )
-FAST_GPU = gpu("fast", 100_000, price="2.00", shapes=(1,), bandwidth=554_560_000_000)
+FAST_GPU = gpu("fast", 16 * 2**30, price="2.00", shapes=(1,), bandwidth=554_560_000_000)
 
 
 def test_detailed_speed_reads_what_a_token_reads():

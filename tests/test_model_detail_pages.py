@@ -39,7 +39,7 @@ def test_figures_follow_from_the_architecture(fixture_catalog, pages):
     kimi = twin(fixture_catalog, pages, "en", "kimi-k3")
     assert "| Per token, layers that see the whole context | 27,648 B | 13,824 B |" in kimi
     assert "| Routed experts | 2,722,740,830,208 | 1,446 GB |" in kimi
-    assert "| Users at the full context (1,048,576 tokens) | 17 |" in kimi
+    assert "| Users at the full context (1,048,576 tokens) | 1 |" in kimi
     assert "The official API: $3.00 per million input tokens, $15.00 per million output tokens." in kimi
     assert '--override-tensor "\\.ffn_.*_exps\\.=CPU"' in kimi
     llama = twin(fixture_catalog, pages, "pt", "llama-3-1-8b-instruct")
@@ -56,3 +56,21 @@ def test_commands_use_the_setups_parallelism(fixture_catalog, pages):
     kimi = twin(fixture_catalog, pages, "en", "kimi-k3")
     assert "vllm serve moonshotai/Kimi-K3 \\\n  --tensor-parallel-size 8 \\\n  --max-model-len 1048576" in kimi
     assert "--tp 8" in kimi
+
+
+@pytest.mark.parametrize(
+    "lang, sentence",
+    [
+        ("en", "With the engine's default flags it would not start (the KV cache cannot hold one sequence at the full "
+               "context); the commands below add `--gpu-memory-utilization 0.93`."),
+        ("pt", "Com as flags padrão do motor ele não iniciaria (o cache KV não comporta uma sequência no contexto "
+               "completo); os comandos abaixo acrescentam `--gpu-memory-utilization 0.93`."),
+    ],
+)
+def test_the_page_says_which_flags_make_the_engine_start_and_why(catalog, lang, sentence):
+    # gpt-oss-120b on 4 × RTX 4090 (shipped catalog): at vLLM's default 0.9 one 131,072-token
+    # sequence does not fit; 0.93 is the most a GPU with 1.54 GiB taken by CUDA and NCCL allows
+    page = next(p for p in build_pages(catalog) if p.path == "models/gpt-oss-120b")
+    text = Renderer(catalog.site, lang).render(page, twin=True)
+    assert sentence in text
+    assert "--max-model-len 131072 \\\n  --gpu-memory-utilization 0.93\n" in text

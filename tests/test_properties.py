@@ -99,8 +99,8 @@ def test_sizing_numbers_are_finite_non_negative_and_monotonic(fixture_catalog, m
         assert 0 <= cache.sequence_bytes(tokens) <= cache.sequence_bytes(tokens + extra)
     assert kv_cache(model.architecture, 8).sequence_bytes(tokens) <= kv_cache(model.architecture, 16).sequence_bytes(tokens)
     detail = detailed_sizing(model, fixture_catalog.gpus)
-    capacity = detail.capacity
-    assert capacity.room.bytes >= 0 and capacity.room.users_full_context >= 1
+    plan = detail.serving.plan
+    assert plan.starts and plan.available_kv_bytes > 0 and plan.max_users >= 1 and plan.kv_tokens >= plan.context
     speed = detail.speed
     assert math.isfinite(speed.tokens_per_second) and speed.tokens_per_second > 0
     assert all(math.isfinite(x) and x > 0 for pair in speed.offload.values() for x in pair)

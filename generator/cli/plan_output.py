@@ -51,6 +51,7 @@ def plan_json(plan: Plan) -> dict:
         "decode_tokens_per_second": plan.decode_tokens_per_second,
         "price_per_hour": None if plan.price_per_hour is None else float(plan.price_per_hour),
         "changes": [" ".join(flag) for flag in plan.changes],
+        "refused": plan.refused,  # why the flags asked for did not start, when changes were needed
         "command": plan.command,
     }
 
@@ -93,6 +94,7 @@ def plan_text(plan: Plan) -> str:
     if plan.price_per_hour is not None:
         lines.append(f"  price                   ${plan.price_per_hour:,.2f}/hour")
     if plan.changes:
-        lines += ["", f"  changed so that it starts: {', '.join(' '.join(flag) for flag in plan.changes)}"]
+        lines += ["", f"  as asked it does not start: {REASONS[plan.refused]}",
+                  f"  changed so that it starts: {', '.join(' '.join(flag) for flag in plan.changes)}"]
     lines += ["", plan.command]
     return "\n".join(lines)

@@ -92,6 +92,11 @@ def code_block(command: str) -> Markdown:
     return Markdown(command.replace("```", ""))
 
 
+def code_span(text: str) -> Markdown:
+    """Inline code, verbatim (a flag and its value, built from our own names and numbers)."""
+    return Markdown(f"`{text.replace('`', '')}`")
+
+
 def load_translations(lang: str, locales_dir: Path = LOCALES_DIR) -> gettext.GNUTranslations:
     """Compile locales/<lang>/LC_MESSAGES/messages.po in memory (no .mo file is committed)."""
     po_path = locales_dir / lang / "LC_MESSAGES" / "messages.po"
@@ -132,13 +137,13 @@ class Renderer:
             gb=self.gigabytes,
             money=self.money,
             percent=self.percent,
-            percent_value=self.percent_value,
             factor=self.factor,
             params_short=self.params_short,
             gb_fine=self.gigabytes_fine,
             or_list=self.or_list,
             rate=self.rate,
             code=code_block,
+            code_span=code_span,
             href=link_target,
         )
         self.env = env
@@ -189,10 +194,6 @@ class Renderer:
 
     def percent(self, share: Fraction) -> str:
         return format_percent(Decimal(share.numerator) / share.denominator, locale=self.locale)
-
-    def percent_value(self, share: Fraction) -> str:
-        """A share as a number of percent, without the sign: 5 (for "5 to 15%")."""
-        return self.factor(share * 100)
 
     def factor(self, value: Fraction) -> str:
         """An exact factor of a formula: 0.5, 1.4, 16 (pt: 0,5, 1,4)."""

@@ -140,8 +140,9 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
     single_gpu = next((r for r in serving if r.setup is not None and r.setup.gpus_per_machine == 1), None)
     detail = detailed_sizing(model, gpus) if model.architecture else None
     commands = None
-    if detail is not None and detail.capacity is not None:
-        commands = launch_commands(model, detail.capacity.setup, detail.capacity.split, detail.context)
+    if detail is not None and detail.serving is not None:
+        engines = detail.serving
+        commands = launch_commands(model, engines.plan.command, engines.sglang.command, detail.context)
     return ModelPage(
         path=paths.model_page(model.slug),
         model=model,

@@ -5,24 +5,15 @@ Pure: records and bytes in, dataclasses of numbers out (seed 000 worked by hand 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from fractions import Fraction
 from typing import Mapping
 
 from generator.sizing.formats import FORMATS, Format, FormatSize, format_table
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
-from generator.sizing.setups import (
-    RUNTIME_OVERHEAD,
-    RUNTIME_OVERHEAD_RANGE,
-    USABLE_SHARE,
-    ParallelSplit,
-    Setup,
-    cheapest_setup,
-    gpus_for_weights,
-    machine_plan,
-    parallel_sizes,
-)
+from generator.sizing.engines import ENGINE_NAMES, VLLM, SGLANG
+from generator.sizing.planner import Plan, PlanRequest, plan_that_starts
+from generator.sizing.setups import MACHINE_SIZE, Setup, gpus_for_weights
 from generator.catalog.records import Gpu, Model
 from generator.sizing.headline import serving_bytes
 from generator.sizing.speed import (
@@ -38,32 +29,47 @@ from generator.sizing.weights import params_by_component
 GPU_TABLE_FORMATS = ("bf16", "fp8", "native", "4bit")
 
 
-@dataclass(frozen=True)
-class Capacity:
-    """One setup holding the published weights: the runtime's share, the room left, the split."""
+# The most machines of one GPU type a page plans with, before it says "does not fit".
+MAX_MACHINES = 64
 
-    setup: Setup
-    weights_bytes: int
-    overhead_bytes: int
-    room: KvRoom
-    split: ParallelSplit
+
+@dataclass(frozen=True)
+class Serving:
+    """A setup on which vLLM starts with one sequence at the full context (planner.py), the same
+    flags at the short context, and SGLang on the same GPUs."""
+
+    plan: Plan
+    short: Plan  # the same setup and flags at SHORT_CONTEXT: users at once there
+    sglang: Plan
+
+    @property
+    def setup(self) -> Setup:
+        return self.plan.setup
 
     @property
     def tensor_parallel_ok(self) -> bool:
         """Whether the heads split over every GPU of one machine (else fewer, and pipeline stages)."""
-        return self.split.tensor == self.setup.gpus_per_machine
+        return self.plan.split.tensor == self.setup.gpus_per_machine
+
+    @property
+    def engine_name(self) -> str:
+        return ENGINE_NAMES[self.plan.engine]
+
+    @property
+    def runtime_bytes(self) -> int:
+        """Per GPU: what the engine keeps for anything but weights and KV cache."""
+        return sum(self.plan.non_kv_bytes.values())
 
 
 @dataclass(frozen=True)
 class GpuRow:
     gpu: Gpu
     for_weights: dict[str, int]  # format key -> GPUs whose memory adds up to the weights
-    plan: Setup  # native weights + overhead + one full-context sequence: one machine or several
-    split: ParallelSplit
+    plan: Plan | None  # the fewest GPUs of this type on which vLLM starts at the full context
 
     @property
     def tensor_parallel_ok(self) -> bool:
-        return self.split.tensor == self.plan.gpus_per_machine
+        return self.plan is None or self.plan.split.tensor == self.plan.setup.gpus_per_machine
 
 
 @dataclass(frozen=True)
@@ -98,12 +104,11 @@ class DetailedSizing:
     kv16_full_context_bytes: int  # one sequence at the full context window
     kv8_full_context_bytes: int
     headline_rooms: tuple[HeadlineRoom, ...]
-    capacity: Capacity | None  # None: no GPU in the catalog has a price
+    serving: Serving | None  # None: no priced GPU type starts it within MAX_MACHINES machines
     gpu_rows: tuple[GpuRow, ...]
     speed: Speed | None  # None: the setup's bandwidth is not published
-    runtime_overhead: Fraction = RUNTIME_OVERHEAD
-    runtime_overhead_range: tuple[Fraction, Fraction] = RUNTIME_OVERHEAD_RANGE
     short_context: int = SHORT_CONTEXT
+    max_machines: int = MAX_MACHINES
     format_specs: Mapping[str, Format] = field(default_factory=lambda: FORMATS)  # what the formats table's rows are made of
 
     @property
@@ -111,15 +116,44 @@ class DetailedSizing:
         return sum(self.native_bytes_by_component.values())
 
 
-def _capacity(model: Model, setup: Setup, weights: int, cache: KvCache, context: int) -> Capacity:
-    overhead = round(setup.memory_bytes * RUNTIME_OVERHEAD)
-    return Capacity(
-        setup=setup,
-        weights_bytes=weights,
-        overhead_bytes=overhead,
-        room=kv_room(cache, setup.memory_bytes - overhead - weights, context),
-        split=parallel_sizes(model.architecture, setup),
-    )
+def _counts(gpu: Gpu):
+    """GPU counts a page tries, fewest first: each machine shape, then more machines of the largest."""
+    largest = gpu.machine_shapes[-1]
+    yield from gpu.machine_shapes
+    yield from (largest * machines for machines in range(2, MAX_MACHINES + 1))
+
+
+def _fewest_that_start(model: Model, gpu: Gpu, context: int) -> Plan | None:
+    """vLLM on the fewest GPUs of this type that start with one sequence of `context` tokens (with
+    the flags that make it start, never a shorter context)."""
+    for count in _counts(gpu):
+        result = plan_that_starts(model, gpu, count, PlanRequest(engine=VLLM, context=context))
+        if result.starts and result.context == context:
+            return result
+    return None
+
+
+def _serving(model: Model, rows: tuple[GpuRow, ...], context: int) -> Serving | None:
+    """The cheapest single machine that starts it; when none does, the cheapest group of 8-GPU
+    machines. Only priced GPUs compete; ties go to fewer GPUs, then catalog order."""
+    single, several = [], []
+    for order, row in enumerate(rows):
+        found = row.plan
+        if found is None or found.price_per_hour is None:
+            continue
+        candidate = (found.price_per_hour, found.setup.total_gpus, order, found)
+        if found.setup.machines == 1:
+            single.append(candidate)
+        elif row.gpu.machine_shapes[-1] == MACHINE_SIZE:
+            several.append(candidate)
+    candidates = single or several
+    if not candidates:
+        return None
+    chosen = min(candidates, key=lambda c: c[:3])[3]
+    count, flags = chosen.setup.total_gpus, chosen.request
+    short = plan_that_starts(model, chosen.gpu, count, replace(flags, context=min(SHORT_CONTEXT, context)))
+    sglang = plan_that_starts(model, chosen.gpu, count, PlanRequest(engine=SGLANG, context=context))
+    return Serving(chosen, short, sglang)
 
 
 def _headline_room(model: Model, bits: int, weights: int, cache: KvCache, context: int) -> HeadlineRoom:
@@ -127,8 +161,8 @@ def _headline_room(model: Model, bits: int, weights: int, cache: KvCache, contex
     return HeadlineRoom(bits, serving, weights, kv_room(cache, serving - weights, context))
 
 
-def _speed(model: Model, capacity: Capacity, native: dict[str, int], cache: KvCache, context: int) -> Speed | None:
-    bandwidth = capacity.setup.bandwidth_per_machine
+def _speed(model: Model, setup: Setup, native: dict[str, int], cache: KvCache, context: int) -> Speed | None:
+    bandwidth = setup.bandwidth_per_machine
     if bandwidth is None:
         return None
     short = min(SHORT_CONTEXT, context)
@@ -140,7 +174,7 @@ def _speed(model: Model, capacity: Capacity, native: dict[str, int], cache: KvCa
             where: tuple(offloaded_tokens_per_second(read, bandwidth, link) for link in links)
             for where, links in OFFLOAD_BANDWIDTHS.items()
         }
-    price = capacity.setup.price_per_hour
+    price = setup.price_per_hour
     return Speed(
         read=read,
         context=short,
@@ -158,20 +192,16 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
     formats = format_table(model)
     native = next(f for f in formats if f.key == "native")
     kv16, kv8 = kv_cache(arch, 16), kv_cache(arch, 8)
-    # The serving setup: native weights plus one sequence at the full context, after overhead.
-    need = native.bytes + kv16.sequence_bytes(context)
-    setup = cheapest_setup(need, gpus, USABLE_SHARE, multi_node=True)
-    capacity = _capacity(model, setup, native.bytes, kv16, context) if setup else None
     by_key = {f.key: f.bytes for f in formats}
     rows = tuple(
         GpuRow(
             gpu=gpu,
             for_weights={key: gpus_for_weights(by_key[key], gpu) for key in GPU_TABLE_FORMATS},
-            plan=(plan := machine_plan(need, gpu, USABLE_SHARE)),
-            split=parallel_sizes(arch, plan),
+            plan=_fewest_that_start(model, gpu, context),
         )
         for gpu in gpus
     )
+    serving = _serving(model, rows, context)
     rooms = (
         _headline_room(model, 16, by_key["bf16"], kv16, context),
         _headline_room(model, 4, by_key["4bit"], kv16, context),
@@ -186,8 +216,8 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         kv16_full_context_bytes=kv16.sequence_bytes(context),
         kv8_full_context_bytes=kv8.sequence_bytes(context),
         headline_rooms=rooms,
-        capacity=capacity,
+        serving=serving,
         gpu_rows=rows,
-        speed=_speed(model, capacity, native.by_component, kv16, context) if capacity else None,
+        speed=_speed(model, serving.setup, native.by_component, kv16, context) if serving else None,
     )
 

@@ -71,10 +71,10 @@ def vllm_mxfp4_padding(gpu: Gpu) -> tuple[int, int]:
     kernels, 64 / unchanged in vLLM, but their swizzled layout takes the hidden width to a multiple
     of 256 as well (gpt-oss-120b loads as 64.38 GiB on H100, 60.77 GiB unpadded); other NVIDIA GPUs
     Marlin, 128 / 256; ROCm 256 / 256."""
-    capability = gpu.compute_capability
-    if capability is None:
+    if gpu.vendor == "AMD":
         return (256, 256)
-    if 9 <= capability < 10:
+    capability = gpu.compute_capability
+    if capability is not None and 9 <= capability < 10:
         return (64, 256)
     return (128, 256)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.sizing.setups import ParallelSplit, Setup
+from generator.sizing.setups import ParallelSplit
 from generator.catalog.records import Model
 
 # NOTE: llama.cpp's selective MoE offload (seed 000, step 5): attention on the GPU, the expert
@@ -48,9 +48,8 @@ def serve_command(model: Model, split: ParallelSplit, machines: int, engine: str
     return command
 
 
-def launch_commands(model: Model, setup: Setup, split: ParallelSplit, context: int) -> LaunchCommands:
-    vllm = serve_command(model, split, setup.machines, "vllm", context)
-    sglang = serve_command(model, split, setup.machines, "sglang", context)
+def launch_commands(model: Model, vllm: str, sglang: str, context: int) -> LaunchCommands:
+    """A page's commands: vLLM's and SGLang's as their plans made them, and llama.cpp's."""
     gguf = f"{model.slug}-Q4_K_M.gguf"
     llama_context = min(context, LLAMA_CPP_CONTEXT)
     llama = f"llama-server \\\n  -m {gguf} \\\n  --n-gpu-layers 99 \\\n  --ctx-size {llama_context}"

@@ -84,6 +84,7 @@ class Plan:
     max_users: int  # at `context`
     decode_tokens_per_second: float | None  # one sequence, upper bound from memory bandwidth
     changes: tuple[tuple[str, str], ...] = field(default=())  # flags added so that it starts
+    refused: str | None = None  # why the flags asked for did not start, when `changes` are set
 
     @property
     def engine(self) -> str:
@@ -370,13 +371,13 @@ def plan_that_starts(model: Model, gpu: Gpu, count: int, request: PlanRequest = 
     for changed in remedies:
         result = plan(model, gpu, count, changed)
         if result.starts:
-            return replace(result, changes=_changed_flags(asked, result))
+            return replace(result, changes=_changed_flags(asked, result), refused=asked.reason)
     shorter = [plan(model, gpu, count, r) for r in (request, *remedies)]
     best = max(shorter, key=lambda p: p.max_context)
     if best.max_context == 0:
         return asked
     result = plan(model, gpu, count, replace(best.request, context=best.max_context))
-    return replace(result, changes=_changed_flags(asked, result))
+    return replace(result, changes=_changed_flags(asked, result), refused=asked.reason)
 
 
 def _changed_flags(asked: Plan, result: Plan) -> tuple[tuple[str, str], ...]:

@@ -11,8 +11,8 @@ from typing import NamedTuple
 from generator.catalog.records import Architecture, Gpu
 
 # NOTE: seed 000 puts the runtime's own use of GPU memory (activation buffers, CUDA graph
-# workspace, allocator fragmentation) at 5 % to 15 % of it; the detailed sections take 10 %.
-RUNTIME_OVERHEAD_RANGE = (Fraction(5, 100), Fraction(15, 100))
+# workspace, allocator fragmentation) at 5 % to 15 % of it; the `size` command keeps 10 %. The
+# pages' setups follow the engines' own accounting instead (planner.py).
 RUNTIME_OVERHEAD = Fraction(1, 10)
 USABLE_SHARE = 1 - RUNTIME_OVERHEAD  # of GPU memory, for weights and KV cache
 MACHINE_SIZE = 8  # GPUs in the largest machine the headline considers ("8-GPU machine")
