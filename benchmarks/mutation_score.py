@@ -360,7 +360,8 @@ def fastest_first(tests: list[str], junit_xml: Path) -> list[str]:
 def run_tests(copy_dir: Path, tests: list[str], deselected: list[str], timeout: float,
               extra: tuple[str, ...] = ()) -> tuple[str, float, str]:
     """("passed" | "failed" | "timeout", seconds, output) of one pytest run in a copy."""
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+    # -n 0: one process per mutant run (the jobs run side by side), not pytest-xdist's workers
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
                f"--basetemp={copy_dir.parent / (copy_dir.name + '-pytest')}", *extra]
     try:
         import hypothesis  # noqa: F401  (its pytest plugin is loaded whenever it is installed)

@@ -1,0 +1,78 @@
+"""The engines' own rules (generator/sizing/engines.py), with values worked out from their code."""
+
+from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+from generator.sizing.engines import (
+    BatchDefaults,
+    engine_memory_bytes,
+    kv_dtype_bytes,
+    per_tensor_parallel,
+    sglang_mem_fraction_static,
+    vllm_batch_defaults,
+    vllm_mxfp4_padding,
+)
+from tests.formula_records import gpu
+
+GIB, MIB = 2**30, 2**20
+
+
+@pytest.mark.parametrize(
+    "name, memory, expected",
+    [
+        ("B200", 178 * GIB, BatchDefaults(16384, 1024)),  # 160 GiB or more
+        ("H200", 139 * GIB, BatchDefaults(8192, 1024)),  # 70 GiB or more, not an A100
+        ("H100", 70 * GIB, BatchDefaults(8192, 1024)),
+        ("A100 80GB", 79 * GIB, BatchDefaults(2048, 256)),  # A100s get the small defaults
+        ("L40S", 70 * GIB - 1, BatchDefaults(2048, 256)),
+    ],
+)
+def test_vllm_serve_batch_defaults(name, memory, expected):
+    assert vllm_batch_defaults(replace(gpu("g", memory), name=name), memory) == expected
+
+
+@pytest.mark.parametrize(
+    "vendor, capability, expected",
+    [
+        ("NVIDIA", Decimal("9.0"), (64, 256)),  # Hopper: Triton kernels
+        ("NVIDIA", Decimal("10.0"), (128, 256)),  # Blackwell: FlashInfer TRT-LLM
+        ("NVIDIA", Decimal("8.0"), (128, 256)),  # Ampere: Marlin
+        ("NVIDIA", Decimal("12.0"), (128, 256)),  # RTX Blackwell: Marlin
+        ("NVIDIA", None, (128, 256)),
+        ("AMD", None, (256, 256)),  # ROCm
+    ],
+)
+def test_vllm_mxfp4_padding_by_backend(vendor, capability, expected):
+    assert vllm_mxfp4_padding(replace(gpu("g", GIB), vendor=vendor, compute_capability=capability)) == expected
+
+
+@pytest.mark.parametrize(
+    "memory_mib, tensor, expected",
+    [
+        # H100 as nvidia-smi counts it: 512 + 1.5 × 8,192 + 2 × 256 + 1/8 × 1,024 = 13,440 MiB
+        # (above the 10,240 floor); (81,559 - 13,440) / 81,559 = 0.8352
+        (81_559, 1, Fraction(835, 1000)),
+        # H200: max(512 + 12,288 + 512 + 128, 10,240) = 13,440; (143,771 - 13,440) / 143,771 = 0.9065
+        (143_771, 1, Fraction(907, 1000)),
+        # a 24 GB card: 512 + 3,072 + 32 + 128 = 3,744 (no floor under 60 GiB); 20,820 / 24,564 = 0.8476
+        (24_564, 1, Fraction(848, 1000)),
+        # the same at TP 4: 80 graphs, 4/8 × 1,024: 512 + 3,072 + 160 + 512 = 4,256; 20,308 / 24,564 = 0.8267
+        (24_564, 4, Fraction(827, 1000)),
+        # B200: 16,384-token chunks, 512 graphs: 512 + 24,576 + 1,024 + 128 = 26,240; 0.8569
+        (183_359, 1, Fraction(857, 1000)),
+        # under 20 GiB: 2,048-token chunks, 8 graphs: 512 + 3,072 + 16 + 128 = 3,728; 12,656 / 16,384 = 0.7725
+        (16_384, 1, Fraction(772, 1000)),
+    ],
+)
+def test_sglang_default_mem_fraction_static(memory_mib, tensor, expected):
+    assert sglang_mem_fraction_static(memory_mib * MIB, tensor, 1) == expected
+
+
+def test_small_rules():
+    assert (kv_dtype_bytes("auto"), kv_dtype_bytes("fp8")) == (2, 1)
+    assert (per_tensor_parallel({1: 10, 2: 20}, 1), per_tensor_parallel({1: 10, 2: 20}, 8)) == (10, 20)
+    reported = replace(gpu("g", 80 * 10**9), reported_memory_bytes=85_045_477_376)
+    assert (engine_memory_bytes(reported), engine_memory_bytes(gpu("g", 80 * 10**9))) == (85_045_477_376, 80 * 10**9)
