@@ -24,6 +24,7 @@ GIB, MIB = 2**30, 2**20
     "name, memory, expected",
     [
         ("B200", 178 * GIB, BatchDefaults(16384, 1024)),  # 160 GiB or more
+        ("X", 160 * GIB, BatchDefaults(16384, 1024)),
         ("H200", 139 * GIB, BatchDefaults(8192, 1024)),  # 70 GiB or more, not an A100
         ("H100", 70 * GIB, BatchDefaults(8192, 1024)),
         ("A100 80GB", 79 * GIB, BatchDefaults(2048, 256)),  # A100s get the small defaults

@@ -45,6 +45,14 @@ def test_two_gpus_split_the_model_and_sglang_answers_too(capsys):
     assert sglang["command"].startswith("python -m sglang.launch_server") and sglang["starts"]
 
 
+def test_an_fp8_kv_cache_holds_twice_the_tokens(capsys):
+    auto = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192")
+    fp8 = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192", "--kv-dtype", "fp8")
+    assert (auto["kv_dtype"], fp8["kv_dtype"]) == ("auto", "fp8")
+    assert fp8["kv_bytes_per_token_per_gpu"] * 2 == auto["kv_bytes_per_token_per_gpu"] == 131_072  # 32 × 2 × 8 × 128 × 2
+    assert fp8["command"].endswith("--kv-cache-dtype fp8")
+
+
 def test_readable_table(capsys):
     assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "rtx-4090", "--context", "8192"]) == 0
     text = capsys.readouterr().out
@@ -61,6 +69,7 @@ def test_readable_table(capsys):
         (["kimi-k3", "--gpu", "h100-sxm", "--gpu-memory-utilization", "0"], "must be a number above 0 and at most 1 (got '0')"),
         (["kimi-k3", "--gpu", "h100-sxm", "--mem-fraction-static", "nan"], "must be a number above 0 and at most 1 (got 'nan')"),
         (["kimi-k3", "--gpu", "h100-sxm", "--engine", "trt"], "argument --engine: invalid choice: 'trt'"),
+        (["kimi-k3", "--gpu", "h100-sxm", "--kv-dtype", "int4"], "argument --kv-dtype: invalid choice: 'int4'"),
         (["kimi-k3"], "the following arguments are required: --gpu"),
     ],
 )
