@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import shutil
+import tempfile
 import sys
 import time
 from decimal import Decimal, InvalidOperation
@@ -25,6 +28,7 @@ from generator.catalog.schema import NOT_TEXT
 from generator.site.build import build_site
 from generator.site.errors import BuildError
 from generator.site.progress import Progress
+from generator.catalog.price_feed import PriceFeedError, read_price_feed, rewrite_prices, write_in_place
 
 DESCRIPTION = """\
 VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese and English.
@@ -37,6 +41,8 @@ VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese
           it starts, the longest context, users at once, the launch command
   add-model
           write content/models/<slug>.yaml from a Hugging Face checkpoint folder's small files
+  prices import
+          new GPU prices from a CSV or JSON feed, written into gpus.yaml in place
 """
 
 
@@ -99,6 +105,20 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--precision", choices=list(PRECISIONS), default="native",
                       help="weights at 16 bits, 8 bits (FP8), 4 bits, or as published (default: native)")
     plan.add_argument("--json", action="store_true", help="print one JSON object")
+    prices = commands.add_parser("prices", help="update GPU prices from a feed")
+    price_commands = prices.add_subparsers(dest="prices_command", required=True, metavar="ACTION")
+    feed = price_commands.add_parser(
+        "import",
+        parents=[content],
+        help="read a CSV or JSON price feed and write the prices into gpus.yaml",
+        description="Read a price feed, a CSV with the header gpu,price_per_gpu_hour,provider,date,source "
+        "or a JSON list of objects with those keys (a .json file), and check every row: a GPU slug of "
+        "gpus.yaml, a positive price (USD per GPU-hour), an ISO date not after today, a provider and a "
+        "source. Only if every row is valid, rewrite those GPUs' prices in gpus.yaml in place (comments, "
+        "order and every other line kept) and print what changed. Any bad row: one line per problem "
+        "with its line in the feed, exit code 2, nothing written.",
+    )
+    feed.add_argument("feed", metavar="FILE", type=Path, help="the feed: .csv, or .json")
     add = commands.add_parser(
         "add-model",
         parents=[content],
@@ -185,6 +205,8 @@ def _run(args) -> int:
         return _size(catalog, args)
     if args.command == "plan":
         return _plan(catalog, args)
+    if args.command == "prices":
+        return _import_prices(catalog, args)
     if args.base_url:
         from dataclasses import replace
 
@@ -265,6 +287,46 @@ def _plan(catalog, args) -> int:
                           precision=PRECISIONS[args.precision])
     result = plan_that_starts(model, gpu, args.count, request)
     print(json.dumps(plan_json(result), indent=2) if args.json else plan_text(result))
+    return 0
+
+
+def _import_prices(catalog, args) -> int:
+    try:
+        rows = read_price_feed(args.feed, catalog.gpus, datetime.date.today())
+    except PriceFeedError as error:
+        for problem in error.problems:
+            print(_one_line(problem), file=sys.stderr)
+        count = len(error.problems)
+        print(f"{count} problem{'s' if count != 1 else ''} in {args.feed}; nothing written.", file=sys.stderr)
+        return 2
+    target = args.content / "gpus.yaml"
+    try:
+        rewritten = rewrite_prices(target.read_text(encoding="utf-8"), rows)
+    except PriceFeedError as error:
+        print(f"prices: {error.problems[0]}; nothing written", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as scratch:  # the catalog must still load, with these prices
+        trial = Path(scratch) / "content"
+        shutil.copytree(args.content, trial)
+        (trial / "gpus.yaml").write_text(rewritten, encoding="utf-8")
+        try:
+            updated = {gpu.slug: gpu for gpu in load_catalog(trial).gpus}
+        except CatalogError as error:
+            print(f"prices: the rewritten gpus.yaml would not load ({_one_line(error.problems[0])}); nothing written",
+                  file=sys.stderr)
+            return 1
+    wrong = [row.gpu for row in rows if (updated[row.gpu].price_per_gpu_hour, updated[row.gpu].price_date) != (row.price, row.date)]
+    if wrong:
+        print(f"prices: the rewritten gpus.yaml does not read back the new prices of {', '.join(wrong)}; nothing written",
+              file=sys.stderr)
+        return 1
+    write_in_place(target, rewritten)
+    before = {gpu.slug: gpu for gpu in catalog.gpus}
+    print(f"{target}: {len(rows)} price{'s' if len(rows) != 1 else ''} imported")
+    for row in rows:
+        old = before[row.gpu]
+        was = "no price" if old.price_per_gpu_hour is None else f"{old.price_per_gpu_hour} ({old.price_provider}, {old.price_date})"
+        print(f"  {row.gpu}: {was} → {row.price} ({row.provider}, {row.date})")
     return 0
 
 

@@ -1,0 +1,206 @@
+"""`prices import`: GPU prices from a CSV or JSON feed, checked row by row, then written into
+gpus.yaml in place (comments, order and every other line kept).
+
+A feed has the columns gpu, price_per_gpu_hour, provider, date and source: a CSV with that header,
+or a JSON list of objects with those keys. Every row is checked (a GPU of the catalog, a price in
+the catalog's bounds, an ISO date not after today, one-line text, a source) before anything is
+written; any problem is one line naming the feed's line, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from generator.catalog.bounded_read import FileRefused, read_regular_file
+from generator.catalog.fields import DATE, PRICE
+from generator.catalog.records import Gpu
+from generator.catalog.schema import note_text, plain_text, shown
+from generator.catalog.yaml_file import MAX_FILE_BYTES
+
+COLUMNS = ("gpu", "price_per_gpu_hour", "provider", "date", "source")
+MAX_ROWS = 10_000  # a feed lists GPU types, not offers: far fewer in practice
+
+
+class PriceFeedError(Exception):
+    """The feed cannot be applied; `problems` holds one line per problem."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class PriceRow:
+    line: int  # in the feed
+    gpu: str
+    price: Decimal
+    provider: str
+    date: str
+    source: str
+
+
+@dataclass(frozen=True)
+class PriceChange:
+    gpu: Gpu  # as the catalog had it
+    row: PriceRow
+
+
+def _csv_records(text: str, path: Path) -> list[tuple[int, dict]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+        if header is None or tuple(cell.strip() for cell in header) != COLUMNS:
+            raise PriceFeedError([f"{path}:1: the header must be {','.join(COLUMNS)} (got {shown(','.join(header or []))})"])
+        records, ended = [], reader.line_num
+        for cells in reader:
+            line, ended = ended + 1, reader.line_num  # a quoted cell may span lines: name the first
+            if not any(cell.strip() for cell in cells):
+                continue
+            if len(cells) != len(COLUMNS):
+                raise PriceFeedError([f"{path}:{line}: expected {len(COLUMNS)} columns, got {len(cells)}"])
+            records.append((line, dict(zip(COLUMNS, cells))))
+            if len(records) > MAX_ROWS:
+                raise PriceFeedError([f"{path}: more than {MAX_ROWS:,} rows"])
+    except csv.Error as error:
+        raise PriceFeedError([f"{path}:{reader.line_num}: not a CSV row ({error})"]) from None
+    return records
+
+
+def _json_records(text: str, path: Path) -> list[tuple[int, dict]]:
+    """The list's objects with the line each starts on (the json module gives no positions, so the
+    list is read one element at a time)."""
+    decoder = json.JSONDecoder()
+    skip = re.compile(r"[\s,]*")
+    position = skip.match(text, 0).end()
+    if not text.startswith("[", position):
+        raise PriceFeedError([f"{path}:1: must be a JSON list of objects with the keys {', '.join(COLUMNS)}"])
+    position += 1
+    records = []
+    while True:
+        position = skip.match(text, position).end()
+        if text.startswith("]", position):
+            break
+        line = text.count("\n", 0, position) + 1
+        try:
+            item, position = decoder.raw_decode(text, position)
+        except (json.JSONDecodeError, RecursionError) as error:
+            message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
+            raise PriceFeedError([f"{path}:{line}: not JSON ({message})"]) from None
+        if not isinstance(item, dict):
+            raise PriceFeedError([f"{path}:{line}: must be an object with the keys {', '.join(COLUMNS)}"])
+        records.append((line, item))
+        if len(records) > MAX_ROWS:
+            raise PriceFeedError([f"{path}: more than {MAX_ROWS:,} rows"])
+    if text[position + 1:].strip():
+        raise PriceFeedError([f"{path}:{text.count(chr(10), 0, position) + 1}: text after the list"])
+    return records
+
+
+def _row(line: int, record: dict, path: Path, gpus: dict[str, Gpu], today: dt.date) -> tuple[PriceRow | None, list[str]]:
+    problems = []
+    unknown = [key for key in record if key not in COLUMNS]
+    for key in unknown:
+        problems.append(f"{path}:{line}: {shown(key)}: unknown column (expected: {', '.join(COLUMNS)})")
+    values = {}
+    checks = {"gpu": plain_text, "price_per_gpu_hour": PRICE, "provider": plain_text, "date": DATE, "source": note_text}
+    for column, check in checks.items():
+        raw = record.get(column)
+        if isinstance(raw, str):
+            raw = raw.strip()
+        if raw is None or raw == "":
+            problems.append(f"{path}:{line}: {column}: missing")
+            continue
+        try:
+            values[column] = check(raw)
+        except ValueError as error:
+            problems.append(f"{path}:{line}: {column}: {error}")
+    if "gpu" in values and values["gpu"] not in gpus:
+        problems.append(f"{path}:{line}: gpu: no GPU {shown(values['gpu'])} in gpus.yaml (slugs: {', '.join(gpus)})")
+    if "date" in values and dt.date.fromisoformat(values["date"]) > today:
+        problems.append(f"{path}:{line}: date: {values['date']} is in the future (today is {today.isoformat()})")
+    if problems:
+        return None, problems
+    return PriceRow(line, values["gpu"], values["price_per_gpu_hour"], values["provider"], values["date"], values["source"]), []
+
+
+def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> list[PriceRow]:
+    """Every row of the feed, checked; PriceFeedError with one line per problem otherwise."""
+    try:
+        text = read_regular_file(path, MAX_FILE_BYTES, "the most a price feed may hold").decode("utf-8-sig")
+    except (OSError, FileRefused) as error:
+        raise PriceFeedError([f"{path}: cannot read it ({getattr(error, 'strerror', None) or error})"]) from None
+    except UnicodeDecodeError:
+        raise PriceFeedError([f"{path}: not UTF-8 text"]) from None
+    records = _json_records(text, path) if path.suffix.lower() == ".json" else _csv_records(text, path)
+    by_slug = {gpu.slug: gpu for gpu in gpus}
+    rows, problems, seen = [], [], {}
+    for line, record in records:
+        row, found = _row(line, record, path, by_slug, today)
+        problems += found
+        if row is None:
+            continue
+        if row.gpu in seen:
+            problems.append(f"{path}:{line}: gpu: {row.gpu} already has a price on line {seen[row.gpu]}")
+        seen[row.gpu] = line
+        rows.append(row)
+    if problems:
+        raise PriceFeedError(problems)
+    if not rows:
+        raise PriceFeedError([f"{path}: no price rows"])
+    return rows
+
+
+def _yaml_text(text: str) -> str:
+    """A double-quoted YAML scalar (JSON's string syntax is valid YAML) for one-line text."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _price_line(row: PriceRow) -> str:
+    return (f"    price_per_gpu_hour: {{value: {row.price:f}, provider: {_yaml_text(row.provider)}, "
+            f"date: {row.date}, source: {_yaml_text(row.source)}}}")
+
+
+def rewrite_prices(text: str, rows: list[PriceRow]) -> str:
+    """gpus.yaml with each row's GPU's price replaced (or added at the end of its entry); every
+    other line as it was. The file is the catalog's own layout: `  - slug: x` starts an entry and
+    its fields are indented by four spaces."""
+    lines = text.split("\n")
+    for row in rows:
+        pattern = re.compile(rf"  - slug: (['\"]?){re.escape(row.gpu)}\1\s*")
+        start = next((i for i, line in enumerate(lines) if pattern.fullmatch(line)), None)
+        if start is None:
+            raise PriceFeedError([f"gpus.yaml: no line `  - slug: {row.gpu}` to find its entry by; "
+                                  "write this price by hand, or lay the entry out as the others"])
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("  - ") or not lines[i].startswith("    ")), len(lines))
+        price = next((i for i in range(start + 1, end) if lines[i].startswith("    price_per_gpu_hour:")), None)
+        if price is None:
+            lines.insert(end, _price_line(row))
+            continue
+        stop = price + 1
+        while stop < end and lines[stop].startswith("     "):  # a block mapping's deeper lines
+            stop += 1
+        lines[price:stop] = [_price_line(row)]
+    return "\n".join(lines)
+
+
+def write_in_place(path: Path, text: str) -> None:
+    """Replace `path` by `text` in one rename: a reader sees the old file or the new one, never half."""
+    mode = os.stat(path).st_mode & 0o777
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
+            file.write(text)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
