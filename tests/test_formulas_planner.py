@@ -43,6 +43,14 @@ def test_weights_as_loaded_per_gpu(tensor, pipeline, expected):
     assert loaded_bytes_per_gpu(model(arch()), {}, "bf16", tensor, pipeline) == expected
 
 
+def test_odd_stages_round_up_and_mtp_layers_are_not_loaded():
+    # 3 layers: layer bytes q 2,304 + k, v 1,152 + o 2,304 + MLP 11,520 + norms 7 × 16 × 2 = 224 = 17,504;
+    # 2 stages of 2 and 1 layers: ceil(17,504 × 2 / 3) = 11,670 + 4,096 of embeddings on the first
+    assert loaded_bytes_per_gpu(model(arch(layers=3)), {}, "bf16", 1, 2) == 15_766
+    # a multi-token-prediction layer is read only for speculative decoding: the engine leaves it out
+    assert loaded_bytes_per_gpu(model(arch(extra_layers=1)), {}, "bf16", 1) == 19_872
+
+
 @pytest.mark.parametrize("layers, stages, expected", [(4, 2, [2, 2]), (5, 2, [3, 2]), (7, 4, [2, 2, 2, 1]), (61, 8, [7, 7, 8, 8, 8, 8, 8, 7])])
 def test_pipeline_stages_take_the_remainder_before_the_last(layers, stages, expected):
     assert pipeline_layers(layers, stages) == expected

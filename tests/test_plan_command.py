@@ -46,7 +46,7 @@ def test_two_gpus_split_the_model_and_sglang_answers_too(capsys):
 
 
 def test_an_fp8_kv_cache_holds_twice_the_tokens(capsys):
-    auto = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192")
+    auto = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192", "--kv-dtype", "auto")
     fp8 = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192", "--kv-dtype", "fp8")
     assert (auto["kv_dtype"], fp8["kv_dtype"]) == ("auto", "fp8")
     assert fp8["kv_bytes_per_token_per_gpu"] * 2 == auto["kv_bytes_per_token_per_gpu"] == 131_072  # 32 × 2 × 8 × 128 × 2
