@@ -65,7 +65,7 @@ class ModelRow:
 @dataclass(frozen=True)
 class ModelsIndexPage:
     path: str
-    rows: tuple[ModelRow, ...]
+    families: tuple[tuple[str, tuple[ModelRow, ...]], ...]  # (organisation of the repo id, its models)
     rule: HeadlineRule
 
 
@@ -80,8 +80,9 @@ class GpuFit:
 class GpuPage:
     path: str
     gpu: Gpu
-    fits: tuple[GpuFit, ...]  # models one machine of this GPU holds at 4 bits at least
-    too_large: int  # models no single machine of this GPU holds even at 4 bits
+    one_card: tuple[GpuFit, ...]  # models one GPU of this type holds at 4 bits at least
+    one_machine: tuple[GpuFit, ...]  # the others one machine of this GPU holds at 4 bits at least
+    too_large: tuple[tuple[Model, str], ...]  # (model, page path): no single machine holds it
     rule: HeadlineRule
 
 
@@ -161,12 +162,23 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
 
 
 def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...]) -> GpuPage:
-    fits = []
+    one_card, one_machine, too_large = [], [], []
     for sized in models:
+        path = paths.model_page(sized.model.slug)
         counts = tuple(gpus_needed(sized.headline.serving_bytes[bits], gpu) for bits in SERVING_BITS)
-        if counts[-1] is not None:
-            fits.append(GpuFit(sized.model, paths.model_page(sized.model.slug), counts))
-    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(fits), len(models) - len(fits), RULE)
+        if counts[-1] is None:
+            too_large.append((sized.model, path))
+        else:
+            (one_card if counts[-1] == 1 else one_machine).append(GpuFit(sized.model, path, counts))
+    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(one_card), tuple(one_machine), tuple(too_large), RULE)
+
+
+def _families(rows: tuple[ModelRow, ...]) -> tuple[tuple[str, tuple[ModelRow, ...]], ...]:
+    """The index's sections: one per organisation of the Hugging Face id (Qwen, meta-llama...)."""
+    families: dict[str, list[ModelRow]] = {}
+    for row in rows:
+        families.setdefault(row.model.id.split("/")[0], []).append(row)
+    return tuple((name, tuple(families[name])) for name in sorted(families, key=lambda name: (name.lower(), name)))
 
 
 @dataclass(frozen=True)
@@ -196,7 +208,7 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
     rows = tuple(_model_row(m, gpus) for m in models)
     specs = [
         PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus))),
-        PageSpec("models", lambda: ModelsIndexPage("models", rows, RULE)),
+        PageSpec("models", lambda: ModelsIndexPage("models", _families(rows), RULE)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
     ]
     specs += [
