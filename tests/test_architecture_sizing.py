@@ -7,7 +7,7 @@ import pytest
 
 from generator.sizing.detailed import detailed_sizing
 from generator.sizing.formats import format_table, native_bytes
-from generator.sizing.kv_cache import kv_cache, tokens_that_fit
+from generator.sizing.kv_cache import default_context, kv_cache, tokens_that_fit
 from generator.sizing.setups import parallel_sizes, tensor_parallel_fits
 from generator.catalog.records import Architecture, Attention
 from generator.sizing.speed import decode_tokens_per_second, offloaded_tokens_per_second, token_read
@@ -23,9 +23,12 @@ def test_every_model_has_an_architecture(catalog):
 
 
 def test_computed_parameters_are_within_half_a_percent_of_the_published_count(catalog):
+    """Within 0.5 % of an exact count; within 1 % of a card's rounded one (a count that ends in six
+    zeros: "32.5B", which for QwQ-32B is 0.8 % below its exact total)."""
     for model in catalog.models:
         computed = sum(params_by_component(model).values())
-        assert abs(computed - model.params) <= model.params * 0.005, (model.slug, computed, model.params)
+        tolerance = 0.01 if model.params % 10**6 == 0 else 0.005
+        assert abs(computed - model.params) <= model.params * tolerance, (model.slug, computed, model.params)
 
 
 @pytest.mark.parametrize(
@@ -97,7 +100,9 @@ def test_native_checkpoint_bytes_match_published_sizes(catalog, slug, published_
 def test_more_bits_never_give_less_memory(catalog):
     for model in catalog.models:
         sizes = {row.key: row.bytes for row in format_table(model)}
-        assert sizes["bf16"] >= sizes["fp8"] >= sizes["4bit"] >= sizes["2bit"] > 0, model.slug
+        # (the ~2-bit mix keeps attention at 8 bits: with full multi-head attention, OLMo-2-13B, it
+        # can weigh more than every weight at 4 bits)
+        assert sizes["bf16"] >= sizes["fp8"] >= sizes["4bit"] > 0 and sizes["fp8"] >= sizes["2bit"] > 0, model.slug
         assert sizes["bf16"] >= sizes["native"] >= sizes["2bit"], model.slug
         arch = model.architecture
         assert kv_cache(arch, 16).sequence_bytes(4096) >= kv_cache(arch, 8).sequence_bytes(4096)
@@ -202,7 +207,7 @@ def test_only_windows_means_any_length():
 def test_every_serving_setup_holds_one_sequence_at_the_full_context(catalog):
     for model in catalog.models:
         plan = detailed_sizing(model, catalog.gpus).serving.plan
-        assert plan.starts and plan.context == model.context_window, model.slug
+        assert plan.starts and plan.context == default_context(model), model.slug
         assert plan.kv_tokens >= plan.context and plan.max_users >= 1, model.slug
 
 

@@ -143,3 +143,12 @@ def test_a_pipeline_stage_caches_only_its_own_layers():
     assert result.kv_bytes_per_token == 25  # ceil(63 × 384 / 1,000)
     sglang = plan(model(arch()), small_machines, 8, PlanRequest(engine="sglang", context=1_000))
     assert sglang.kv_bytes_per_token == 24  # 1 layer × 2 × 6 × 2 B
+
+
+def test_decode_bound_reads_the_weights_over_the_tensor_parallel_gpus():
+    # bytes a token reads: attention 3,840 + MLP 7,680 + norms 160 + head 3,200 (not the embeddings)
+    # + KV 48 × 1,000 = 62,880; one GPU at 10^12 B/s, then two splitting every layer
+    one = plan(model(arch()), GPU, 1, PlanRequest(context=1_000))
+    two = plan(model(arch()), GPU, 2, PlanRequest(context=1_000))
+    assert one.decode_tokens_per_second == pytest.approx(10**12 / 62_880, rel=1e-12)
+    assert two.decode_tokens_per_second == pytest.approx(2 * 10**12 / 62_880, rel=1e-12)

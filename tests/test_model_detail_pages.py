@@ -61,16 +61,24 @@ def test_commands_use_the_setups_parallelism(fixture_catalog, pages):
 @pytest.mark.parametrize(
     "lang, sentence",
     [
-        ("en", "With the engine's default flags it would not start (the KV cache cannot hold one sequence at the full "
-               "context); the commands below add `--gpu-memory-utilization 0.93`."),
-        ("pt", "Com as flags padrão do motor ele não iniciaria (o cache KV não comporta uma sequência no contexto "
-               "completo); os comandos abaixo acrescentam `--gpu-memory-utilization 0.93`."),
+        ("en", "With the engine's default flags it would not start ({reason}); the commands below add {flags}."),
+        ("pt", "Com as flags padrão do motor ele não iniciaria ({reason}); os comandos abaixo acrescentam {flags}."),
     ],
 )
 def test_the_page_says_which_flags_make_the_engine_start_and_why(catalog, lang, sentence):
-    # gpt-oss-120b on 4 × RTX 4090 (shipped catalog): at vLLM's default 0.9 one 131,072-token
-    # sequence does not fit; 0.93 is the most a GPU with 1.54 GiB taken by CUDA and NCCL allows
-    page = next(p for p in build_pages(catalog) if p.path == "models/gpt-oss-120b")
-    text = Renderer(catalog.site, lang).render(page, twin=True)
-    assert sentence in text
-    assert "--max-model-len 131072 \\\n  --gpu-memory-utilization 0.93\n" in text
+    # every shipped model whose chosen setup needs flags beyond vLLM's defaults says which and why
+    reasons = {
+        "en": {"context_does_not_fit": "the KV cache cannot hold one sequence at the full context",
+               "no_kv_memory": "the weights and the runtime leave nothing for the KV cache"},
+        "pt": {"context_does_not_fit": "o cache KV não comporta uma sequência no contexto completo",
+               "no_kv_memory": "os pesos e o runtime não deixam nada para o cache KV"},
+    }
+    pages = [p for p in build_pages(catalog) if getattr(p, "detail", None) and p.detail.serving.plan.changes]
+    assert len(pages) >= 3
+    renderer = Renderer(catalog.site, lang)
+    for page in pages:
+        plan = page.detail.serving.plan
+        flags = ", ".join(f"`{name} {value}`" for name, value in plan.changes)
+        text = renderer.render(page, twin=True)
+        assert sentence.format(reason=reasons[lang][plan.refused], flags=flags) in text, page.path
+        assert plan.command in text, page.path

@@ -8,6 +8,7 @@ import pytest
 
 from generator.cli.main import main
 from generator.cli.size_output import report_json
+from generator.sizing.kv_cache import default_context
 from generator.sizing.size_report import size_report
 from tests.conftest import FIXTURE, ROOT
 
@@ -26,7 +27,7 @@ def size_json(capsys, *args):
 def check_answer(report, model):
     assert FIELDS <= report.keys(), model.slug
     assert report["weights_bytes"] == sum(report["weights_by_component"].values())
-    assert report["kv_bytes"] > 0 and report["context"] == model.context_window
+    assert report["kv_bytes"] > 0 and report["context"] == default_context(model)
     setup = report["smallest_setup"]
     assert setup["memory_bytes"] * 0.9 >= report["weights_bytes"] + report["kv_bytes"]
     assert report["decode_tokens_per_second"] > 0
