@@ -152,3 +152,54 @@ def test_decode_bound_reads_the_weights_over_the_tensor_parallel_gpus():
     two = plan(model(arch()), GPU, 2, PlanRequest(context=1_000))
     assert one.decode_tokens_per_second == pytest.approx(10**12 / 62_880, rel=1e-12)
     assert two.decode_tokens_per_second == pytest.approx(2 * 10**12 / 62_880, rel=1e-12)
+
+
+def test_sglang_keeps_linear_attention_states_for_512_requests():
+    hybrid = plan(model(arch(linear_attention=linear())), GPU, 1, PlanRequest(engine="sglang", context=1_000))
+    # a state: 3 × 4 × 5 = 60 + 3 × (2 × 8 + 15) = 93 values, 2 B: 306 bytes; 512 of them
+    assert hybrid.non_kv_bytes["states"] == 156_672
+    # (1 - 0.636) of the 10,393,820,856 bytes free before the weights stays outside the fraction
+    assert hybrid.non_kv_bytes["outside_fraction"] == 3_783_350_792
+    assert hybrid.available_kv_bytes == 6_610_470_064 - hybrid.weights_bytes - 156_672
+    assert hybrid.kv_bytes_per_token == 24  # the one softmax-attention layer
+
+
+@pytest.mark.parametrize(
+    "context, starts, max_users, max_context",
+    [
+        (137_717_712, True, 1, 137_717_712),
+        (137_717_713, False, 0, 137_717_712),
+        (100_000_000, True, 1, 100_000_000),  # no longer than asked, or than the model's window
+        (1_000, True, 137_717, 32_768),  # the window: no context_window in the record, 32,768
+    ],
+)
+def test_sglang_starts_when_its_pool_holds_one_sequence(context, starts, max_users, max_context):
+    # the pool holds 137,717,712 tokens (test_sglang_plan_by_hand)
+    result = plan(model(arch()), GPU, 1, PlanRequest(engine="sglang", context=context))
+    assert (result.starts, result.max_users, result.max_context) == (starts, max_users, max_context)
+    assert result.reason == (None if starts else CONTEXT_DOES_NOT_FIT)
+
+
+def test_sglang_flags_that_make_it_start():
+    # 10^9 tokens fit with no flag: the longest context at 0.636 + 0.05 and an FP8 cache:
+    # floor(10,393,820,856 × 0.686) - 19,872 = 7,130,141,235 bytes, 24 a token: 297,089,218 tokens
+    result = plan_that_starts(model(arch()), GPU, 1, PlanRequest(engine="sglang", context=10**9))
+    assert result.changes == (("--mem-fraction-static", "0.686"), ("--kv-cache-dtype", "fp8_e4m3"),
+                              ("--context-length", "297089218"))
+    assert result.refused == CONTEXT_DOES_NOT_FIT and result.starts
+
+
+def test_moe_activation_peak_and_fp8_reads():
+    # one sequence at a time: the sampler's 39 × 1 × 100 logits are small; the fused MoE of 2,048
+    # tokens × 2 experts × (3 × 8 + 16) plus 4 × 16 hidden values, 2 B: 2,048 × 2 × 144 = 589,824
+    moe_plan = plan(model(arch(moe=moe(), dense_layers=0)), GPU, 1, PlanRequest(context=1_000, max_num_seqs=1))
+    assert moe_plan.non_kv_bytes["activation_peak"] == 589_824
+    # an FP8 cache halves the KV a token reads: 14,880 of weights + 24 × 1,000
+    fp8 = plan(model(arch()), GPU, 1, PlanRequest(context=1_000, kv_dtype="fp8"))
+    assert fp8.decode_tokens_per_second == pytest.approx(10**12 / 38_880, rel=1e-12)
+
+
+def test_weights_above_the_share_asked_for():
+    # a millionth of 10 GiB is 10,738 bytes, less than the 19,872 of weights (which would load)
+    result = plan(model(arch()), GPU, 1, PlanRequest(memory_fraction=Fraction(1, 10**6)))
+    assert (result.starts, result.reason) == (False, WEIGHTS_DO_NOT_FIT)
