@@ -203,3 +203,10 @@ def test_weights_above_the_share_asked_for():
     # a millionth of 10 GiB is 10,738 bytes, less than the 19,872 of weights (which would load)
     result = plan(model(arch()), GPU, 1, PlanRequest(memory_fraction=Fraction(1, 10**6)))
     assert (result.starts, result.reason) == (False, WEIGHTS_DO_NOT_FIT)
+
+
+def test_a_share_that_is_not_free_is_lowered_to_what_is():
+    # two GPUs: CUDA and NCCL take 1.54 GiB (1,653,562,409 bytes) of each 10 GiB before vLLM
+    # measures, so 0.9 is more than is free; 9,083,855,831 / 10,737,418,240 = 0.846: 0.84 starts
+    result = plan_that_starts(model(arch()), GPU, 2, PlanRequest(context=1_000))
+    assert (result.starts, result.refused, result.changes) == (True, MEMORY_IN_USE, (("--gpu-memory-utilization", "0.84"),))

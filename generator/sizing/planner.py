@@ -339,9 +339,10 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     )
 
 
-def _highest_fraction(asked: Plan) -> Fraction:
-    """The most of each GPU a plan suggests: vLLM up to what is free once CUDA is up, in hundredths,
-    at most 0.95; SGLang five hundredths more than asked, at most 0.95."""
+def _fitting_fraction(asked: Plan) -> Fraction:
+    """The share of each GPU a plan suggests: vLLM what is free once CUDA is up, in hundredths, at
+    most 0.95 (less than asked when the share asked for is not free); SGLang five hundredths more
+    than asked, at most 0.95."""
     if asked.engine != VLLM:
         return min(VLLM_MAX_UTILIZATION, asked.memory_fraction + Fraction(5, 100))
     total = asked.total_memory_bytes
@@ -349,15 +350,16 @@ def _highest_fraction(asked: Plan) -> Fraction:
     return min(VLLM_MAX_UTILIZATION, Fraction(free * 100 // total, 100))
 
 
-def _remedies(request: PlanRequest, fraction: Fraction, higher: Fraction) -> list[PlanRequest]:
-    """Changes to try, cheapest first: more of the GPU, then an 8-bit KV cache, then both."""
+def _remedies(request: PlanRequest, fraction: Fraction, fitting: Fraction) -> list[PlanRequest]:
+    """Changes to try, cheapest first: the share of the GPU that fits (more of it, or less when the
+    share asked for is more than is free), then an 8-bit KV cache, then both."""
     tries = []
-    if fraction < higher:
-        tries.append(replace(request, memory_fraction=higher))
+    if fraction != fitting:
+        tries.append(replace(request, memory_fraction=fitting))
     if request.kv_dtype != "fp8":
         tries.append(replace(request, kv_dtype="fp8"))
-        if fraction < higher:
-            tries.append(replace(request, memory_fraction=higher, kv_dtype="fp8"))
+        if fraction != fitting:
+            tries.append(replace(request, memory_fraction=fitting, kv_dtype="fp8"))
     return tries
 
 
@@ -365,9 +367,9 @@ def plan_that_starts(model: Model, gpu: Gpu, count: int, request: PlanRequest = 
     """The plan as asked when it starts; else the first change of flags that makes it start at the
     same context; else the same flags at the longest context that starts; else as asked."""
     asked = plan(model, gpu, count, request)
-    if asked.starts or asked.reason in (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT):
+    if asked.starts:
         return asked
-    remedies = _remedies(request, asked.memory_fraction, _highest_fraction(asked))
+    remedies = _remedies(request, asked.memory_fraction, _fitting_fraction(asked))
     for changed in remedies:
         result = plan(model, gpu, count, changed)
         if result.starts:
