@@ -58,3 +58,33 @@ QWEN3_NEXT_80B = {
     "linear_conv_kernel_dim": 4, "num_experts": 512, "num_experts_per_tok": 10, "vocab_size": 151936,
     "max_position_embeddings": 262144, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
 }
+# The families add-model learned with the catalog's growth; values as in each config.json (sources
+# in the model's content/models/<slug>.yaml, architecture.source).
+DEEPSEEK_V2_LITE_CHAT = {
+    "model_type": "deepseek_v2", "hidden_size": 2048, "intermediate_size": 10944, "moe_intermediate_size": 1408,
+    "num_attention_heads": 16, "num_key_value_heads": 16, "num_hidden_layers": 27, "n_routed_experts": 64,
+    "n_shared_experts": 2, "num_experts_per_tok": 6, "first_k_dense_replace": 1, "q_lora_rank": None,
+    "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128,
+    "topk_method": "greedy", "vocab_size": 102400, "max_position_embeddings": 163840,
+    "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+}
+GRANITE_3_3_8B = {
+    "model_type": "granite", "hidden_size": 4096, "intermediate_size": 12800, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "num_hidden_layers": 40, "vocab_size": 49159, "max_position_embeddings": 131072,
+    "tie_word_embeddings": True, "attention_bias": False, "torch_dtype": "bfloat16",
+}
+PHI_4 = {
+    "model_type": "phi3", "hidden_size": 5120, "intermediate_size": 17920, "num_attention_heads": 40,
+    "num_key_value_heads": 10, "num_hidden_layers": 40, "vocab_size": 100352, "max_position_embeddings": 16384,
+    "tie_word_embeddings": False, "sliding_window": None,
+}
+OLMO_2_7B = {
+    "model_type": "olmo2", "hidden_size": 4096, "intermediate_size": 11008, "num_attention_heads": 32,
+    "num_key_value_heads": 32, "num_hidden_layers": 32, "vocab_size": 100352, "max_position_embeddings": 4096,
+    "tie_word_embeddings": False, "attention_bias": False,
+}
+GEMMA_2_9B = {
+    "model_type": "gemma2", "hidden_size": 3584, "intermediate_size": 14336, "num_attention_heads": 16,
+    "num_key_value_heads": 8, "head_dim": 256, "num_hidden_layers": 42, "sliding_window": 4096,
+    "vocab_size": 256000, "max_position_embeddings": 8192,
+}

@@ -88,6 +88,11 @@ FAMILIES = [
     (hf_configs.GPT_OSS_20B, "openai/gpt-oss-20b", "gpt-oss-20b"),
     (hf_configs.GEMMA_3_27B, "google/gemma-3-27b-it", "gemma-3-27b"),
     (hf_configs.QWEN3_NEXT_80B, "Qwen/Qwen3-Next-80B-A3B-Instruct", "qwen3-next-80b-a3b-instruct"),
+    (hf_configs.DEEPSEEK_V2_LITE_CHAT, "deepseek-ai/DeepSeek-V2-Lite-Chat", "deepseek-v2-lite-chat"),
+    (hf_configs.GRANITE_3_3_8B, "ibm-granite/granite-3.3-8b-instruct", "granite-3-3-8b-instruct"),
+    (hf_configs.PHI_4, "microsoft/phi-4", "phi-4"),
+    (hf_configs.OLMO_2_7B, "allenai/OLMo-2-1124-7B-Instruct", "olmo-2-1124-7b-instruct"),
+    (hf_configs.GEMMA_2_9B, "google/gemma-2-9b-it", "gemma-2-9b-it"),
 ]
 
 

@@ -16,10 +16,12 @@ from generator.catalog.schema import TODO
 # Attention and MoE layouts by model_type (transformers' names).
 MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}
 QK_NORM_TYPES = {"qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"}
+LAYER_QK_NORM_TYPES = {"olmo2"}  # one norm over all query (or key) heads together
+FOUR_NORM_TYPES = {"gemma2", "gemma3", "gemma3_text"}  # norms before and after attention and MLP
 QKV_BIAS_TYPES = {"qwen2", "qwen2_moe"}
 SUPPORTED = {
-    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v3",
-    "kimi_k2", "gpt_oss", "gemma3", "gemma3_text",
+    "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
+    "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2",
 }
 
 
@@ -86,6 +88,8 @@ def _sliding_layers(text: dict, layers: int) -> tuple[int | None, int]:
     pattern = text.get("sliding_window_pattern")
     if pattern:  # Gemma 3: every pattern-th layer is global, the others local
         return window, layers - layers // pattern
+    if text.get("model_type") == "gemma2":  # local and global layers alternate (modeling_gemma2.py)
+        return window, layers - layers // 2
     return window, layers  # Mistral: every layer
 
 
@@ -113,6 +117,8 @@ def _attention(model_type: str, text: dict, layers: int) -> dict:
         attention.update(output_bias=True, sinks=True)
     if model_type in QK_NORM_TYPES or text.get("use_qk_norm"):
         attention["qk_norm"] = "head"
+    elif model_type in LAYER_QK_NORM_TYPES:
+        attention["qk_norm"] = "layer"
     if model_type == "qwen3_next":
         attention["output_gate"] = True
     window, windowed = _sliding_layers(text, layers)
@@ -199,7 +205,7 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
         arch["intermediate_size"] = text["intermediate_size"]
     if moe is not None and dense_layers:
         arch["dense_layers"] = dense_layers
-    if model_type.startswith("gemma3"):
+    if model_type in FOUR_NORM_TYPES:
         arch["norms_per_layer"] = 4
     arch["attention"] = _attention(model_type, text, layers)
     if model_type == "qwen3_next":
