@@ -116,21 +116,33 @@ class DetailedSizing:
         return sum(self.native_bytes_by_component.values())
 
 
-def _counts(gpu: Gpu):
-    """GPU counts a page tries, fewest first: each machine shape, then more machines of the largest."""
-    largest = gpu.machine_shapes[-1]
-    yield from gpu.machine_shapes
-    yield from (largest * machines for machines in range(2, MAX_MACHINES + 1))
+def _starting(model: Model, gpu: Gpu, count: int, context: int) -> Plan | None:
+    """vLLM on `count` GPUs with the flags that make it start at `context` (never shorter), or None."""
+    result = plan_that_starts(model, gpu, count, PlanRequest(engine=VLLM, context=context), shorter=False)
+    return result if result.starts else None
 
 
 def _fewest_that_start(model: Model, gpu: Gpu, context: int) -> Plan | None:
-    """vLLM on the fewest GPUs of this type that start with one sequence of `context` tokens (with
-    the flags that make it start, never a shorter context)."""
-    for count in _counts(gpu):
-        result = plan_that_starts(model, gpu, count, PlanRequest(engine=VLLM, context=context))
-        if result.starts and result.context == context:
-            return result
-    return None
+    """vLLM on the fewest GPUs of this type that start with one sequence of `context` tokens: each
+    machine shape, then machines of the largest shape, from 2 to MAX_MACHINES. More machines give
+    each GPU fewer layers, so once some number starts every larger one does: bisect it."""
+    for count in gpu.machine_shapes:
+        found = _starting(model, gpu, count, context)
+        if found:
+            return found
+    largest = gpu.machine_shapes[-1]
+    found = _starting(model, gpu, largest * MAX_MACHINES, context)
+    if found is None:
+        return None
+    low, high = 1, MAX_MACHINES  # `low` machines do not start, `high` do
+    while high - low > 1:
+        middle = (low + high) // 2
+        plan = _starting(model, gpu, largest * middle, context)
+        if plan:
+            high, found = middle, plan
+        else:
+            low = middle
+    return found
 
 
 def _serving(model: Model, rows: tuple[GpuRow, ...], context: int) -> Serving | None:

@@ -363,9 +363,11 @@ def _remedies(request: PlanRequest, fraction: Fraction, fitting: Fraction) -> li
     return tries
 
 
-def plan_that_starts(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest()) -> Plan:
+def plan_that_starts(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(),
+                     shorter: bool = True) -> Plan:
     """The plan as asked when it starts; else the first change of flags that makes it start at the
-    same context; else the same flags at the longest context that starts; else as asked."""
+    same context; else (when `shorter`) the same flags at the longest context that starts; else as
+    asked."""
     asked = plan(model, gpu, count, request)
     if asked.starts:
         return asked
@@ -374,8 +376,10 @@ def plan_that_starts(model: Model, gpu: Gpu, count: int, request: PlanRequest = 
         result = plan(model, gpu, count, changed)
         if result.starts:
             return replace(result, changes=_changed_flags(asked, result), refused=asked.reason)
-    shorter = [plan(model, gpu, count, r) for r in (request, *remedies)]
-    best = max(shorter, key=lambda p: p.max_context)
+    if not shorter:
+        return asked
+    tried = [plan(model, gpu, count, r) for r in (request, *remedies)]
+    best = max(tried, key=lambda p: p.max_context)
     if best.max_context == 0:
         return asked
     result = plan(model, gpu, count, replace(best.request, context=best.max_context))
