@@ -28,10 +28,10 @@ KV_DTYPES = ("auto", "fp8")
 # CacheConfig.DEFAULT_BLOCK_SIZE).
 VLLM_UTILIZATION = Fraction(9, 10)
 VLLM_BLOCK_SIZE = 16
-# The highest utilization a plan suggests: above it the CUDA context and NCCL buffers, made before
-# vLLM measures free memory, may not fit ("Free memory on device ... is less than desired GPU
-# memory utilization", vllm/v1/worker/utils.py request_memory).
-VLLM_MAX_UTILIZATION = Fraction(95, 100)
+# The highest share of GPU memory a plan suggests to either engine: above it the CUDA context and
+# NCCL buffers, made before vLLM measures free memory, may not fit ("Free memory on device ... is
+# less than desired GPU memory utilization", vllm/v1/worker/utils.py request_memory).
+MAX_MEMORY_FRACTION = Fraction(95, 100)
 # Measured on H100 (llm-d-benchmark, empirical-vllm-memory-results.md): free memory at start-up
 # 78.57 of 79.18 GiB with one GPU, 77.64 of 79.18 GiB with two (NCCL buffers).
 VLLM_BASELINE = {1: round(Decimal("0.61") * GIB), 2: round(Decimal("1.54") * GIB)}

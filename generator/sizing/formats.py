@@ -89,15 +89,22 @@ class FormatSize:
     by_component: dict[str, int]
 
 
+def format_plan(model: Model, key: str) -> tuple[Mapping[str, str], str]:
+    """(format per component, format of the rest) of a row of the formats table."""
+    if key == "native":
+        return model.architecture.formats, model.architecture.default_format
+    if key == "2bit":
+        return _two_bit_plan(model), KEPT_FORMAT
+    return FORMAT_PLANS[key]
+
+
 def native_bytes(model: Model) -> dict[str, int]:
-    arch = model.architecture
-    return bytes_by_component(model, arch.formats, arch.default_format)
+    return bytes_by_component(model, *format_plan(model, "native"))
 
 
 def format_table(model: Model) -> tuple[FormatSize, ...]:
     """Weights of the model in each format, largest first (native sits where its size puts it)."""
-    rows = [FormatSize(key, 0, bytes_by_component(model, *FORMAT_PLANS[key])) for key in FORMAT_PLANS]
-    rows.append(FormatSize("native", 0, native_bytes(model)))
-    rows.append(FormatSize("2bit", 0, bytes_by_component(model, _two_bit_plan(model), "bf16")))
-    sized = [FormatSize(r.key, sum(r.by_component.values()), r.by_component) for r in rows]
+    keys = (*FORMAT_PLANS, "native", "2bit")
+    by_key = {key: bytes_by_component(model, *format_plan(model, key)) for key in keys}
+    sized = [FormatSize(key, sum(parts.values()), parts) for key, parts in by_key.items()]
     return tuple(sorted(sized, key=lambda r: (-r.bytes, r.key)))

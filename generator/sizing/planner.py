@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from math import ceil, floor
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from generator.catalog.records import Architecture, Gpu, Model
 from generator.sizing.engines import (
@@ -23,7 +23,7 @@ from generator.sizing.engines import (
     VLLM_BASELINE,
     VLLM_BLOCK_SIZE,
     VLLM_CUDA_GRAPHS,
-    VLLM_MAX_UTILIZATION,
+    MAX_MEMORY_FRACTION,
     VLLM_NON_TORCH,
     VLLM_SAMPLER_BYTES_PER_LOGIT,
     VLLM_UTILIZATION,
@@ -35,13 +35,12 @@ from generator.sizing.engines import (
     vllm_batch_defaults,
     vllm_mxfp4_padding,
 )
-from generator.sizing.formats import FORMAT_PLANS
+from generator.sizing.formats import bytes_by_component, format_plan
 from generator.sizing.kv_cache import default_context, kv_cache
 from generator.sizing.launch_commands import serve_command
 from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
 from generator.sizing.speed import decode_tokens_per_second, token_read
-from generator.sizing.formats import bytes_by_component
 
 # Why a plan does not start (the pages and the CLI say each in words).
 MEMORY_IN_USE = "memory_in_use"  # the fraction asks for more than is free once CUDA is up
@@ -132,14 +131,6 @@ def plan_setup(gpu: Gpu, count: int) -> Setup:
     if count <= largest:
         return Setup(gpu, count)
     return Setup(gpu, largest, count // largest)
-
-
-def weights_formats(model: Model, precision: str) -> tuple[dict[str, str], str]:
-    arch = model.architecture
-    if precision == "native":
-        return dict(arch.formats), arch.default_format
-    formats, default = FORMAT_PLANS[precision]
-    return dict(formats), default
 
 
 # ---- the KV cache as an engine lays it out on one GPU -----------------------------------------
@@ -255,87 +246,111 @@ def _activation_peak(model: Model, tensor: int, tokens: int, sequences: int) -> 
 # ---- the plan -------------------------------------------------------------------------------
 
 
+class _Accounting(NamedTuple):
+    """One engine's memory accounting on one GPU."""
+
+    memory_fraction: Fraction
+    non_kv_bytes: dict[str, int]
+    available_kv_bytes: int
+    kv_bytes_per_token: int
+    kv_tokens: int
+    max_concurrency: float
+    reason: str | None
+    max_context: int
+    max_users: int
+
+
+def _vllm(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, weights: int, context: int,
+          window: int) -> _Accounting:
+    """vllm/v1/worker/gpu_worker.py determine_available_memory, then kv_cache_utils.py's blocks."""
+    arch, tensor, total = model.architecture, split.tensor, engine_memory_bytes(gpu)
+    fraction = request.memory_fraction or VLLM_UTILIZATION
+    defaults = vllm_batch_defaults(gpu, total)
+    batch_tokens = request.max_num_batched_tokens or defaults.max_num_batched_tokens
+    sequences = request.max_num_seqs or defaults.max_num_seqs
+    requested = ceil(total * fraction)
+    non_kv = {
+        "activation_peak": _activation_peak(model, tensor, batch_tokens, sequences),
+        "cuda_graphs": VLLM_CUDA_GRAPHS,
+        "non_torch": per_tensor_parallel(VLLM_NON_TORCH, tensor),
+    }
+    available = requested - weights - sum(non_kv.values())
+    # Async scheduling keeps pp + 1 batches in flight (vllm/config/vllm.py max_concurrent_batches).
+    kinds = _layer_kinds(arch, split, kv_dtype_bytes(request.kv_dtype), (split.pipeline + 1) * batch_tokens)
+    layout = _vllm_layout(kinds)
+    usable = available - layout.bytes_per_block  # one null block is kept aside
+    concurrency = max(available, 0) // layout.bytes_per_block / layout.blocks(context)
+    free_at_start = total - per_tensor_parallel(VLLM_BASELINE, tensor)
+    reason = None
+    if requested > free_at_start:
+        reason = MEMORY_IN_USE
+    elif weights > free_at_start or weights >= requested:
+        reason = WEIGHTS_DO_NOT_FIT
+    elif usable <= 0:
+        reason = NO_KV_MEMORY
+    elif layout.needed_bytes(context) > usable:
+        reason = CONTEXT_DOES_NOT_FIT
+    max_context = 0 if reason in (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY) else \
+        _largest(lambda tokens: layout.needed_bytes(tokens) <= usable, window)
+    return _Accounting(
+        fraction, non_kv, available, cdiv(layout.needed_bytes(context), context), int(concurrency * context),
+        concurrency, reason, max_context, min(floor(concurrency), sequences) if reason is None else 0,
+    )
+
+
+def _sglang(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, weights: int, context: int,
+            window: int) -> _Accounting:
+    """sglang/srt/model_executor/model_runner.py profile_max_num_token: what is free after the
+    weights, less the (1 - fraction) share of what was free before them, in tokens of every layer."""
+    arch, tensor = model.architecture, split.tensor
+    total = engine_memory_bytes(gpu)
+    before = total - SGLANG_BASELINE
+    fraction = request.memory_fraction or sglang_mem_fraction_static(total, tensor, split.pipeline)
+    states = 0
+    if arch.linear_attention:
+        states = SGLANG_MAMBA_SLOTS * cdiv(arch.linear_attention.layers, split.pipeline) * _state_bytes(arch, tensor)
+    non_kv = {"cuda_context": SGLANG_BASELINE, "outside_fraction": round(before * (1 - fraction)), "states": states}
+    available = floor(before * fraction) - weights - states
+    # Every softmax-attention layer keeps every token (0.5.3rc2 turns the sliding-window pool off
+    # for gpt-oss and Gemma), page size 1.
+    per_token = cdiv(arch.attention_layers, split.pipeline) * _attention_bytes_per_token(
+        arch, tensor, kv_dtype_bytes(request.kv_dtype))
+    kv_tokens = max(available, 0) // per_token
+    concurrency = kv_tokens / context
+    reason = None
+    if weights > before:
+        reason = WEIGHTS_DO_NOT_FIT
+    elif kv_tokens <= 0:
+        reason = NO_KV_MEMORY
+    elif kv_tokens < context:
+        reason = CONTEXT_DOES_NOT_FIT  # SGLang starts, but refuses any request this long
+    max_context = min(kv_tokens, window) if reason in (None, CONTEXT_DOES_NOT_FIT) else 0
+    return _Accounting(fraction, non_kv, available, per_token, kv_tokens, concurrency, reason, max_context,
+                       floor(concurrency) if reason is None else 0)
+
+
 def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest()) -> Plan:
     arch = model.architecture
     setup = plan_setup(gpu, count)
     split = parallel_sizes(arch, setup)
-    tensor = split.tensor
     context = request.context or default_context(model)
-    formats, default = weights_formats(model, request.precision)
-    total = engine_memory_bytes(gpu)
+    formats, default = format_plan(model, request.precision)
     vllm = request.engine == VLLM
     padding = vllm_mxfp4_padding(gpu) if vllm else None
-    weights = loaded_bytes_per_gpu(model, formats, default, tensor, split.pipeline, padding)
-    dtype_bytes = kv_dtype_bytes(request.kv_dtype)
-    window = max(context, default_context(model))
-    if vllm:
-        fraction = request.memory_fraction or VLLM_UTILIZATION
-        defaults = vllm_batch_defaults(gpu, total)
-        batch_tokens = request.max_num_batched_tokens or defaults.max_num_batched_tokens
-        sequences = request.max_num_seqs or defaults.max_num_seqs
-        requested = ceil(total * fraction)
-        non_kv = {
-            "activation_peak": _activation_peak(model, tensor, batch_tokens, sequences),
-            "cuda_graphs": VLLM_CUDA_GRAPHS,
-            "non_torch": per_tensor_parallel(VLLM_NON_TORCH, tensor),
-        }
-        available = requested - weights - sum(non_kv.values())
-        # Async scheduling keeps pp + 1 batches in flight (vllm/config/vllm.py max_concurrent_batches).
-        layout = _vllm_layout(_layer_kinds(arch, split, dtype_bytes, (split.pipeline + 1) * batch_tokens))
-        usable = available - layout.bytes_per_block  # one null block is kept aside
-        blocks = max(available, 0) // layout.bytes_per_block
-        concurrency = blocks / layout.blocks(context)
-        kv_tokens = int(concurrency * context)
-        per_token = ceil(layout.needed_bytes(context) / context)
-        free_at_start = total - per_tensor_parallel(VLLM_BASELINE, tensor)
-        reason = None
-        if requested > free_at_start:
-            reason = MEMORY_IN_USE
-        elif weights > free_at_start or weights >= requested:
-            reason = WEIGHTS_DO_NOT_FIT
-        elif usable <= 0:
-            reason = NO_KV_MEMORY
-        elif layout.needed_bytes(context) > usable:
-            reason = CONTEXT_DOES_NOT_FIT
-        max_context = 0 if reason in (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY) else \
-            _largest(lambda tokens: layout.needed_bytes(tokens) <= usable, window)
-        max_users = min(floor(concurrency), sequences) if reason is None else 0
-    else:
-        before = total - SGLANG_BASELINE
-        fraction = request.memory_fraction or sglang_mem_fraction_static(total, tensor, split.pipeline)
-        states = 0
-        if arch.linear_attention:
-            states = SGLANG_MAMBA_SLOTS * cdiv(arch.linear_attention.layers, split.pipeline) * _state_bytes(arch, tensor)
-        non_kv = {"cuda_context": SGLANG_BASELINE, "outside_fraction": round(before * (1 - fraction)), "states": states}
-        # sglang/srt/model_executor/model_runner.py profile_max_num_token: what is free after the
-        # weights, less the (1 - fraction) share of what was free before them.
-        available = floor(before * fraction) - weights - states
-        # Every softmax-attention layer keeps every token (0.5.3rc2 turns the sliding-window pool
-        # off for gpt-oss and Gemma), page size 1.
-        per_token = cdiv(arch.attention_layers, split.pipeline) * _attention_bytes_per_token(arch, tensor, dtype_bytes)
-        kv_tokens = max(available, 0) // per_token
-        concurrency = kv_tokens / context
-        reason = None
-        if weights > before:
-            reason = WEIGHTS_DO_NOT_FIT
-        elif kv_tokens <= 0:
-            reason = NO_KV_MEMORY
-        elif kv_tokens < context:
-            reason = CONTEXT_DOES_NOT_FIT  # SGLang starts, but refuses any request this long
-        max_context = min(kv_tokens, window) if reason in (None, CONTEXT_DOES_NOT_FIT) else 0
-        max_users = floor(concurrency) if reason is None else 0
+    weights = loaded_bytes_per_gpu(model, formats, default, split.tensor, split.pipeline, padding)
+    account = (_vllm if vllm else _sglang)(model, gpu, split, request, weights, context, max(context, default_context(model)))
     speed = None
-    bandwidth = gpu.bandwidth_bytes_per_second
-    if bandwidth is not None:
-        weights_by_component = bytes_by_component(model, formats, default)
-        read = token_read(model, weights_by_component, kv_cache(arch, 8 * dtype_bytes), context)
-        speed = decode_tokens_per_second(read, bandwidth * tensor)
+    if gpu.bandwidth_bytes_per_second is not None:
+        kv = kv_cache(arch, 8 * kv_dtype_bytes(request.kv_dtype))
+        read = token_read(model, bytes_by_component(model, formats, default), kv, context)
+        speed = decode_tokens_per_second(read, gpu.bandwidth_bytes_per_second * split.tensor)
     return Plan(
         model=model, gpu=gpu, setup=setup, split=split, request=request, context=context,
-        memory_fraction=fraction, total_memory_bytes=total, weights_bytes=weights, non_kv_bytes=non_kv,
-        available_kv_bytes=available, kv_bytes_per_token=per_token, kv_tokens=kv_tokens,
-        max_concurrency=concurrency, starts=reason is None, reason=reason, max_context=max_context,
-        max_users=max_users, decode_tokens_per_second=speed,
+        memory_fraction=account.memory_fraction, total_memory_bytes=engine_memory_bytes(gpu), weights_bytes=weights,
+        non_kv_bytes=account.non_kv_bytes, available_kv_bytes=account.available_kv_bytes,
+        kv_bytes_per_token=account.kv_bytes_per_token, kv_tokens=account.kv_tokens,
+        max_concurrency=account.max_concurrency, starts=account.reason is None, reason=account.reason,
+        max_context=account.max_context, max_users=account.max_users, decode_tokens_per_second=speed,
     )
 
 
@@ -344,10 +359,10 @@ def _fitting_fraction(asked: Plan) -> Fraction:
     most 0.95 (less than asked when the share asked for is not free); SGLang five hundredths more
     than asked, at most 0.95."""
     if asked.engine != VLLM:
-        return min(VLLM_MAX_UTILIZATION, asked.memory_fraction + Fraction(5, 100))
+        return min(MAX_MEMORY_FRACTION, asked.memory_fraction + Fraction(5, 100))
     total = asked.total_memory_bytes
     free = total - per_tensor_parallel(VLLM_BASELINE, asked.split.tensor)
-    return min(VLLM_MAX_UTILIZATION, Fraction(free * 100 // total, 100))
+    return min(MAX_MEMORY_FRACTION, Fraction(free * 100 // total, 100))
 
 
 def _remedies(request: PlanRequest, fraction: Fraction, fitting: Fraction) -> list[PlanRequest]:
@@ -371,14 +386,14 @@ def plan_that_starts(model: Model, gpu: Gpu, count: int, request: PlanRequest = 
     asked = plan(model, gpu, count, request)
     if asked.starts:
         return asked
-    remedies = _remedies(request, asked.memory_fraction, _fitting_fraction(asked))
-    for changed in remedies:
+    tried = [asked]
+    for changed in _remedies(request, asked.memory_fraction, _fitting_fraction(asked)):
         result = plan(model, gpu, count, changed)
         if result.starts:
             return replace(result, changes=_changed_flags(asked, result), refused=asked.reason)
+        tried.append(result)
     if not shorter:
         return asked
-    tried = [plan(model, gpu, count, r) for r in (request, *remedies)]
     best = max(tried, key=lambda p: p.max_context)
     if best.max_context == 0:
         return asked
