@@ -10,10 +10,10 @@ the last.
 
 from __future__ import annotations
 
-from math import ceil
 from typing import Mapping
 
 from generator.catalog.records import Model
+from generator.sizing.engines import cdiv
 from generator.sizing.formats import tensor_bytes
 from generator.sizing.weights import Tensors, tensors
 
@@ -28,7 +28,7 @@ VOCAB_COMPONENTS = ("embeddings", "output_head")
 
 
 def _round_up(value: int, multiple: int) -> int:
-    return ceil(value / multiple) * multiple
+    return cdiv(value, multiple) * multiple
 
 
 def _shard_bytes(tensor: Tensors, format_key: str, tensor_parallel: int, mxfp4_padding: tuple[int, int] | None) -> int:
@@ -37,13 +37,13 @@ def _shard_bytes(tensor: Tensors, format_key: str, tensor_parallel: int, mxfp4_p
         # The engine's MXFP4 MoE kernels pad each expert's intermediate slice and its hidden width.
         intermediate, hidden = mxfp4_padding
         padded = Tensors(tensor.component, _round_up(tensor.rows, hidden),
-                         _round_up(ceil(tensor.shards / tensor_parallel), intermediate), tensor.count)
+                         _round_up(cdiv(tensor.shards, tensor_parallel), intermediate), tensor.count)
         return tensor_bytes(padded, format_key)
     whole = tensor_bytes(tensor, format_key)
     slices = tensor.shards
     if tensor.component in VOCAB_COMPONENTS:
-        slices = ceil(tensor.shards / VOCAB_PADDING) * VOCAB_PADDING  # padded rows, of which shards are real
-    return ceil(whole * ceil(slices / tensor_parallel) / tensor.shards)
+        slices = _round_up(tensor.shards, VOCAB_PADDING)  # padded rows, of which shards are real
+    return cdiv(whole * cdiv(slices, tensor_parallel), tensor.shards)
 
 
 def pipeline_layers(layers: int, pipeline: int) -> list[int]:
@@ -77,6 +77,6 @@ def loaded_bytes_per_gpu(model: Model, formats: Mapping[str, str], default: str,
     layers = model.architecture.layers
     stages = pipeline_layers(layers, pipeline)
     return max(
-        ceil(layer_bytes * count / layers) + (vocab_in if index == 0 else 0) + (vocab_out if index == pipeline - 1 else 0)
+        cdiv(layer_bytes * count, layers) + (vocab_in if index == 0 else 0) + (vocab_out if index == pipeline - 1 else 0)
         for index, count in enumerate(stages)
     )
