@@ -13,7 +13,7 @@ from generator.sizing.formats import FORMATS, Format, FormatSize, format_table
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
 from generator.sizing.engines import ENGINE_NAMES, VLLM, SGLANG
 from generator.sizing.planner import Plan, PlanRequest, plan_that_starts
-from generator.sizing.setups import MACHINE_SIZE, Setup, gpus_for_weights
+from generator.sizing.setups import Setup, cheapest, gpus_for_weights
 from generator.catalog.records import Gpu, Model
 from generator.sizing.headline import serving_bytes
 from generator.sizing.speed import (
@@ -31,6 +31,7 @@ GPU_TABLE_FORMATS = ("bf16", "fp8", "native", "4bit")
 
 # The most machines of one GPU type a page plans with, before it says "does not fit".
 MAX_MACHINES = 64
+PAGE_ENGINE = VLLM  # the engine a page's setups follow
 
 
 @dataclass(frozen=True)
@@ -50,10 +51,6 @@ class Serving:
     def tensor_parallel_ok(self) -> bool:
         """Whether the heads split over every GPU of one machine (else fewer, and pipeline stages)."""
         return self.plan.split.tensor == self.setup.gpus_per_machine
-
-    @property
-    def engine_name(self) -> str:
-        return ENGINE_NAMES[self.plan.engine]
 
     @property
     def runtime_bytes(self) -> int:
@@ -109,6 +106,7 @@ class DetailedSizing:
     speed: Speed | None  # None: the setup's bandwidth is not published
     short_context: int = SHORT_CONTEXT
     max_machines: int = MAX_MACHINES
+    engine_name: str = ENGINE_NAMES[PAGE_ENGINE]  # of the setups' plans
     format_specs: Mapping[str, Format] = field(default_factory=lambda: FORMATS)  # what the formats table's rows are made of
 
     @property
@@ -118,7 +116,7 @@ class DetailedSizing:
 
 def _starting(model: Model, gpu: Gpu, count: int, context: int) -> Plan | None:
     """vLLM on `count` GPUs with the flags that make it start at `context` (never shorter), or None."""
-    result = plan_that_starts(model, gpu, count, PlanRequest(engine=VLLM, context=context), shorter=False)
+    result = plan_that_starts(model, gpu, count, PlanRequest(engine=PAGE_ENGINE, context=context), shorter=False)
     return result if result.starts else None
 
 
@@ -146,22 +144,10 @@ def _fewest_that_start(model: Model, gpu: Gpu, context: int) -> Plan | None:
 
 
 def _serving(model: Model, rows: tuple[GpuRow, ...], context: int) -> Serving | None:
-    """The cheapest single machine that starts it; when none does, the cheapest group of 8-GPU
-    machines. Only priced GPUs compete; ties go to fewer GPUs, then catalog order."""
-    single, several = [], []
-    for order, row in enumerate(rows):
-        found = row.plan
-        if found is None or found.price_per_hour is None:
-            continue
-        candidate = (found.price_per_hour, found.setup.total_gpus, order, found)
-        if found.setup.machines == 1:
-            single.append(candidate)
-        elif row.gpu.machine_shapes[-1] == MACHINE_SIZE:
-            several.append(candidate)
-    candidates = single or several
-    if not candidates:
+    """The cheapest of the GPU rows' setups (setups.cheapest), with its short-context and SGLang plans."""
+    chosen = cheapest((row.plan.setup, row.plan) for row in rows if row.plan is not None)
+    if chosen is None:
         return None
-    chosen = min(candidates, key=lambda c: c[:3])[3]
     count, flags = chosen.setup.total_gpus, chosen.request
     short = plan_that_starts(model, chosen.gpu, count, replace(flags, context=min(SHORT_CONTEXT, context)))
     sglang = plan_that_starts(model, chosen.gpu, count, PlanRequest(engine=SGLANG, context=context))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from math import ceil
-from typing import NamedTuple
+from typing import Iterable, NamedTuple, TypeVar
 
 from generator.catalog.records import Architecture, Gpu
 
@@ -16,6 +16,7 @@ from generator.catalog.records import Architecture, Gpu
 RUNTIME_OVERHEAD = Fraction(1, 10)
 USABLE_SHARE = 1 - RUNTIME_OVERHEAD  # of GPU memory, for weights and KV cache
 MACHINE_SIZE = 8  # GPUs in the largest machine the headline considers ("8-GPU machine")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -65,26 +66,31 @@ def machine_plan(required_bytes: int, gpu: Gpu, usable: Fraction = Fraction(1)) 
     return Setup(gpu, largest, ceil(required_bytes / (gpu.memory_bytes * largest * usable)))
 
 
+def cheapest(candidates: Iterable[tuple[Setup, T]]) -> T | None:
+    """Of (setup, value) pairs in catalog order, the value of the cheapest single machine; when none
+    is one machine, of the cheapest group of 8-GPU machines (the servers whose GPUs share one NVLink
+    or Infinity Fabric domain, seed 000 step 3). Only priced setups compete; ties go to fewer GPUs,
+    then to catalog order."""
+    single, several = [], []
+    for order, (setup, value) in enumerate(candidates):
+        if setup.price_per_hour is None:
+            continue
+        key = (setup.price_per_hour, setup.total_gpus, order)
+        if setup.machines == 1:
+            single.append((key, value))
+        elif setup.gpu.machine_shapes[-1] == MACHINE_SIZE:
+            several.append((key, value))
+    pool = single or several
+    return min(pool, key=lambda candidate: candidate[0])[1] if pool else None
+
+
 def cheapest_setup(
     required_bytes: int, gpus: tuple[Gpu, ...], usable: Fraction = Fraction(1), multi_node: bool = False
 ) -> Setup | None:
-    """The cheapest single machine that holds `required_bytes`; ties go to fewer GPUs.
-
-    Only GPUs with a known price compete; remaining ties keep catalog order. When no single
-    machine holds it and `multi_node` is set, the cheapest group of 8-GPU machines (the servers
-    whose GPUs share one NVLink or Infinity Fabric domain, seed 000 step 3); else None.
-    """
-    single, several = [], []
-    for order, gpu in enumerate(gpus):
-        if gpu.price_per_gpu_hour is None:
-            continue
-        setup = machine_plan(required_bytes, gpu, usable)
-        if setup.machines == 1:
-            single.append((setup.price_per_hour, setup.total_gpus, order, setup))
-        elif multi_node and gpu.machine_shapes[-1] == MACHINE_SIZE:
-            several.append((setup.price_per_hour, setup.total_gpus, order, setup))
-    candidates = single or several
-    return min(candidates, key=lambda c: c[:3])[3] if candidates else None
+    """The cheapest single machine that holds `required_bytes` (see `cheapest`); when no single
+    machine holds it and `multi_node` is set, the cheapest group of 8-GPU machines; else None."""
+    plans = (machine_plan(required_bytes, gpu, usable) for gpu in gpus)
+    return cheapest((setup, setup) for setup in plans if multi_node or setup.machines == 1)
 
 
 def machine_shapes(gpus: tuple[Gpu, ...]) -> tuple[int, ...]:
