@@ -1,6 +1,9 @@
 """`python -m generator prices import FILE`: prices from a feed, written into gpus.yaml in place."""
 
 import json
+import os
+import subprocess
+import sys
 from decimal import Decimal
 
 import pytest
@@ -9,6 +12,7 @@ from generator.catalog.loader import load_catalog
 from generator.cli.main import main
 from generator.site.render import Renderer
 from generator.site.view_models import build_pages
+from tests.conftest import ROOT
 
 HEADER = "gpu,price_per_gpu_hour,provider,date,source\n"
 
@@ -120,3 +124,12 @@ def test_an_entry_laid_out_otherwise_is_refused_not_guessed(tmp_path, content_co
     assert (code, out) == (2, "") and gpus.read_text(encoding="utf-8") == text
     assert err == "prices: gpus.yaml: no line `  - slug: h200` to find its entry by; write this price by hand, " \
                   "or lay the entry out as the others; nothing written\n"
+
+
+def test_files_of_the_content_folder_it_does_not_need_are_left_unread(tmp_path, content_copy):
+    os.mkfifo(content_copy / "notes")  # a FIFO blocks whoever opens it to read
+    feed = tmp_path / "prices.csv"
+    feed.write_text(HEADER + "h200,3.10,RunPod,2026-11-01,https://r.example\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "generator", "prices", "import", str(feed), "--content", str(content_copy)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (0, "") and "h200: 3.59" in result.stdout

@@ -108,9 +108,7 @@ def load_catalog(content_dir: Path) -> Catalog:
     problems = Problems()
     site_file = _read(content_dir / "site.yaml", problems)
     site = _site(site_file, problems) if site_file else None
-    gpus_file = _read(content_dir / "gpus.yaml", problems)
-    gpus = _gpus(gpus_file, problems) if gpus_file else []
-    _check_unique(gpus_file, [(g.slug, i) for i, g in enumerate(gpus)], "gpus.{}.slug", "GPU slug", problems)
+    gpus = _read_gpus(content_dir / "gpus.yaml", problems)
 
     model_paths = sorted((content_dir / "models").glob("*.yaml"))
     if not model_paths:
@@ -135,6 +133,22 @@ def load_catalog(content_dir: Path) -> Catalog:
         raise CatalogError(problems.lines)
     assert site is not None
     return Catalog(site=site, gpus=tuple(gpus), models=tuple(models))
+
+
+def load_gpus(path: Path) -> tuple[Gpu, ...]:
+    """Read one GPU file on its own (`prices import` checks its rewrite); raise CatalogError."""
+    problems = Problems()
+    gpus = _read_gpus(Path(path).absolute(), problems)
+    if problems.lines:
+        raise CatalogError(problems.lines)
+    return tuple(gpus)
+
+
+def _read_gpus(path: Path, problems: Problems) -> list[Gpu]:
+    file = _read(path, problems)
+    gpus = _gpus(file, problems) if file else []
+    _check_unique(file, [(g.slug, i) for i, g in enumerate(gpus)], "gpus.{}.slug", "GPU slug", problems)
+    return gpus
 
 
 def _check_unique(file, keyed, path_pattern, what, problems):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import shutil
 import tempfile
 import sys
 import time
@@ -14,14 +13,14 @@ from fractions import Fraction
 from pathlib import Path
 
 from generator.catalog.add_model import add_model
-from generator.catalog.loader import CatalogError, load_catalog
+from generator.catalog.loader import CatalogError, load_catalog, load_gpus
 from generator.catalog.checkpoint import CheckpointError
 from generator.site.render import BABEL_LOCALES
 from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
 from generator.cli.plan_output import plan_json, plan_text
-from generator.sizing.engines import ENGINES, KV_DTYPES
+from generator.sizing.engines import ENGINES, KV_DTYPES, VLLM_UTILIZATION
 from generator.sizing.planner import PlanRequest, plan_that_starts
 from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT
 from generator.catalog.schema import NOT_TEXT
@@ -100,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--gpu-memory-utilization", "--mem-fraction-static", dest="memory_fraction",
                       type=_memory_fraction, metavar="U",
                       help="share of each GPU's memory the engine may use, above 0 and at most 1 "
-                      "(default: vLLM 0.9; SGLang's own rule by GPU size)")
+                      f"(default: vLLM {float(VLLM_UTILIZATION):g}; SGLang's own rule by GPU size)")
     plan.add_argument("--kv-dtype", choices=list(KV_DTYPES), default="auto", help="KV cache type (default: auto, 16-bit)")
     plan.add_argument("--precision", choices=list(PRECISIONS), default="native",
                       help="weights at 16 bits, 8 bits (FP8), 4 bits, or as published (default: native)")
@@ -305,12 +304,11 @@ def _import_prices(catalog, args) -> int:
     except PriceFeedError as error:
         print(f"prices: {error.problems[0]}; nothing written", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory() as scratch:  # the catalog must still load, with these prices
-        trial = Path(scratch) / "content"
-        shutil.copytree(args.content, trial)
-        (trial / "gpus.yaml").write_text(rewritten, encoding="utf-8")
+    with tempfile.TemporaryDirectory() as scratch:  # the rewrite must still load, with these prices
+        trial = Path(scratch) / "gpus.yaml"
+        trial.write_text(rewritten, encoding="utf-8")
         try:
-            updated = {gpu.slug: gpu for gpu in load_catalog(trial).gpus}
+            updated = {gpu.slug: gpu for gpu in load_gpus(trial)}
         except CatalogError as error:
             print(f"prices: the rewritten gpus.yaml would not load ({_one_line(error.problems[0])}); nothing written",
                   file=sys.stderr)
