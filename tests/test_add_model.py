@@ -79,21 +79,28 @@ def test_broken_safetensors_files_give_one_line(tmp_path, content, message):
         read_checkpoint(folder)
 
 
-# (config, repo id, slug in the shipped catalog whose sourced parameter count it must reproduce)
+# (config, repo id, slug in the shipped catalog whose sourced parameter count it must reproduce):
+# every published config.json of tests/data/hf_configs, then the transcribed families.
 FAMILIES = [
-    (hf_configs.LLAMA_3_1_8B, "meta-llama/Llama-3.1-8B-Instruct", "llama-3-1-8b-instruct"),
-    (hf_configs.QWEN3_32B, "Qwen/Qwen3-32B", "qwen3-32b"),
-    (hf_configs.QWEN3_30B_A3B, "Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b"),
-    (hf_configs.DEEPSEEK_V3, "deepseek-ai/DeepSeek-V3", "deepseek-v3"),
-    (hf_configs.GPT_OSS_20B, "openai/gpt-oss-20b", "gpt-oss-20b"),
-    (hf_configs.GEMMA_3_27B, "google/gemma-3-27b-it", "gemma-3-27b"),
+    (config, hf_configs.SOURCES[name]["repo_id"], hf_configs.SOURCES[name]["catalog"])
+    for name, config in hf_configs.PUBLISHED.items()
+] + [
     (hf_configs.QWEN3_NEXT_80B, "Qwen/Qwen3-Next-80B-A3B-Instruct", "qwen3-next-80b-a3b-instruct"),
     (hf_configs.DEEPSEEK_V2_LITE_CHAT, "deepseek-ai/DeepSeek-V2-Lite-Chat", "deepseek-v2-lite-chat"),
-    (hf_configs.GRANITE_3_3_8B, "ibm-granite/granite-3.3-8b-instruct", "granite-3-3-8b-instruct"),
     (hf_configs.PHI_4, "microsoft/phi-4", "phi-4"),
     (hf_configs.OLMO_2_7B, "allenai/OLMo-2-1124-7B-Instruct", "olmo-2-1124-7b-instruct"),
-    (hf_configs.GEMMA_2_9B, "google/gemma-2-9b-it", "gemma-2-9b-it"),
+    (hf_configs.OLMOE_1B_7B, "allenai/OLMoE-1B-7B-0924-Instruct", "olmoe-1b-7b-0924-instruct"),
+    (hf_configs.PHI_3_5_MOE, "microsoft/Phi-3.5-MoE-instruct", "phi-3-5-moe-instruct"),
+    (hf_configs.ERNIE_4_5_0_3B, "baidu/ERNIE-4.5-0.3B-PT", "ernie-4-5-0-3b-pt"),
+    (hf_configs.GLM_4_5_AIR, "zai-org/GLM-4.5-Air", "glm-4-5-air"),
+    (hf_configs.MINIMAX_M2, "MiniMaxAI/MiniMax-M2", "minimax-m2"),
 ]
+# The safetensors index names that tell add-model a multi-token-prediction layer ships its own embeddings.
+MTP_WEIGHT_NAMES = {
+    "deepseek-v3": "model.layers.61.embed_tokens.weight",
+    "glm-4-5-air": "model.layers.46.embed_tokens.weight",
+    "qwen3-next-80b-a3b-instruct": "mtp.fc.weight",
+}
 
 
 def fill_todos(path: Path, params: int) -> None:
@@ -112,11 +119,8 @@ def fill_todos(path: Path, params: int) -> None:
 def test_add_model_reads_the_architecture_of_each_family(tmp_path, catalog, content_copy, config, repo_id, slug, capsys):
     (content_copy / "models" / f"{slug}.yaml").unlink(missing_ok=True)  # where the fixture has it
     folder = checkpoint_folder(tmp_path, config)
-    if slug == "deepseek-v3":  # the index names the MTP layer's own embeddings
-        weight_map = {"model.layers.61.embed_tokens.weight": "model-00001.safetensors"}
-        (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}))
-    if slug == "qwen3-next-80b-a3b-instruct":
-        weight_map = {"mtp.fc.weight": "model-00001.safetensors"}
+    if slug in MTP_WEIGHT_NAMES:
+        weight_map = {MTP_WEIGHT_NAMES[slug]: "model-00001.safetensors"}
         (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": weight_map}))
     assert main(["add-model", str(folder), "--id", repo_id, "--content", str(content_copy)]) == 0
     new_slug = slugify(repo_id.split("/")[1])  # the repo's name: gemma-3-27b-it for Gemma-3-27B

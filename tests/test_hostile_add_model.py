@@ -59,6 +59,10 @@ CONFIG_CASES = [
     ({"tie_word_embeddings": "false"}, 'tie_word_embeddings: must be true or false (got "false")'),
     ({"model_type": ["llama"]}, 'model_type: must be text (got ["llama"])'),
     ({"text_config": {"num_attention_heads": 0}}, "text_config.num_attention_heads: must be a positive integer (got 0)"),
+    ({"model_type": "llama4", "moe_layers": "0,2"}, 'moe_layers: must be a JSON list (got "0,2")'),
+    ({"model_type": "llama4", "interleave_moe_layer_step": 0}, "interleave_moe_layer_step: must be a positive integer (got 0)"),
+    ({"model_type": "ernie4_5_moe", "moe_num_experts": "64"}, 'moe_num_experts: must be a positive integer (got "64")'),
+    ({"model_type": "minimax_m2", "qk_norm_type": 1}, "qk_norm_type: must be text (got 1)"),
     ({"_name_or_path": "/home/someone/finetune"},
      "_name_or_path: must be a Hugging Face repo id like org/Name (got '/home/someone/finetune'); "
      "pass the model's repo id with --id org/Name"),

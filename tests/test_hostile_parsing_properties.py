@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from generator.catalog.add_model import add_model
 from generator.catalog.checkpoint import CheckpointError
-from generator.catalog.hf_config import COUNT_KEYS, FLAG_KEYS, MAPPING_KEYS, POSITIVE_KEYS, TEXT_KEYS
+from generator.catalog.hf_config import COUNT_KEYS, FLAG_KEYS, LIST_KEYS, MAPPING_KEYS, POSITIVE_KEYS, TEXT_KEYS
 from generator.catalog.loader import CatalogError, load_catalog
 from generator.catalog.schema import NOT_TEXT
 from tests import hf_configs
@@ -59,14 +59,13 @@ def test_random_yaml_is_loaded_or_refused_with_problem_lines(catalog_copy, text,
         assert error.problems and all(line.startswith(f"{catalog_copy}/models/") for line in error.problems)
 
 
-FAMILIES = [hf_configs.LLAMA_3_1_8B, hf_configs.QWEN3_30B_A3B, hf_configs.DEEPSEEK_V3, hf_configs.GPT_OSS_20B,
-            hf_configs.GEMMA_3_27B, hf_configs.QWEN3_NEXT_80B]
+FAMILIES = [*hf_configs.PUBLISHED.values(), hf_configs.QWEN3_NEXT_80B, hf_configs.GLM_4_5_AIR, hf_configs.MINIMAX_M2]
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.integers(-2, 4) | st.floats() | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=8,
 )
-KEYS = [*POSITIVE_KEYS, *COUNT_KEYS, *FLAG_KEYS, *TEXT_KEYS, *MAPPING_KEYS, "layer_types", "weight_block_size"]
+KEYS = [*POSITIVE_KEYS, *COUNT_KEYS, *FLAG_KEYS, *TEXT_KEYS, *MAPPING_KEYS, *LIST_KEYS, "weight_block_size"]
 configs = st.builds(
     lambda family, changes, nested: {**family, **changes, **nested},
     st.sampled_from(FAMILIES),

@@ -10,18 +10,20 @@ import json
 from typing import Any
 
 from generator.catalog.checkpoint import Checkpoint, parameter_count
+from generator.catalog.hf_families import EVERY_OTHER_LAYER_SLIDES, common_keys
 from generator.catalog.slugs import slugify
 from generator.catalog.schema import TODO
 
 # Attention and MoE layouts by model_type (transformers' names).
 MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}
 QK_NORM_TYPES = {"qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"}
-LAYER_QK_NORM_TYPES = {"olmo2"}  # one norm over all query (or key) heads together
+LAYER_QK_NORM_TYPES = {"olmo2", "olmoe"}  # one norm over all query (or key) heads together
 FOUR_NORM_TYPES = {"gemma2", "gemma3", "gemma3_text"}  # norms before and after attention and MLP
 QKV_BIAS_TYPES = {"qwen2", "qwen2_moe"}
 SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
-    "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2",
+    "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
+    "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2",
 }
 
 
@@ -32,16 +34,19 @@ POSITIVE_KEYS = (
     "index_head_dim", "sliding_window_pattern", "num_experts_per_tok", "moe_intermediate_size",
     "shared_expert_intermediate_size", "max_position_embeddings", "full_attention_interval",
     "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
-    "linear_conv_kernel_dim", "patch_size",
+    "linear_conv_kernel_dim", "patch_size", "intermediate_size_mlp", "interleave_moe_layer_step",
+    "no_rope_layer_interval", "attention_chunk_size", "moe_num_experts", "moe_k",
 )
 # 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
 COUNT_KEYS = (
     "n_routed_experts", "num_experts", "num_local_experts", "n_shared_experts", "first_k_dense_replace",
-    "num_nextn_predict_layers", "sliding_window", "q_lora_rank", "index_n_heads",
+    "num_nextn_predict_layers", "sliding_window", "q_lora_rank", "index_n_heads", "moe_num_shared_experts",
+    "moe_layer_start_index",
 )
-FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm")
-TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method")
+FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm", "use_routing_bias")
+TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
+LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers")
 
 
 def config_problem(config: dict) -> str | None:
@@ -60,6 +65,8 @@ def config_problem(config: dict) -> str | None:
                 return f"{prefix}{key}: must be text (got {_shown(value)})"
             if key in MAPPING_KEYS and not isinstance(value, dict):
                 return f"{prefix}{key}: must be a JSON object (got {_shown(value)})"
+            if key in LIST_KEYS and not isinstance(value, list):
+                return f"{prefix}{key}: must be a JSON list (got {_shown(value)})"
     return None
 
 
@@ -78,6 +85,13 @@ def _text_config(config: dict) -> dict:
     return {**config, **text} if isinstance(text, dict) else config
 
 
+def _family_text(config: dict) -> tuple[str, dict]:
+    """The model type and the language model's settings under the shared key names."""
+    text = _text_config(config)
+    family = str(text.get("model_type") or config.get("model_type"))
+    return family, common_keys(family, text)
+
+
 def _sliding_layers(text: dict, layers: int) -> tuple[int | None, int]:
     window = text.get("sliding_window")
     if not window or text.get("use_sliding_window") is False:
@@ -88,7 +102,7 @@ def _sliding_layers(text: dict, layers: int) -> tuple[int | None, int]:
     pattern = text.get("sliding_window_pattern")
     if pattern:  # Gemma 3: every pattern-th layer is global, the others local
         return window, layers - layers // pattern
-    if text.get("model_type") == "gemma2":  # local and global layers alternate (modeling_gemma2.py)
+    if text.get("model_type") in EVERY_OTHER_LAYER_SLIDES:
         return window, layers - layers // 2
     return window, layers  # Mistral: every layer
 
@@ -117,7 +131,7 @@ def _attention(model_type: str, text: dict, layers: int) -> dict:
         attention.update(output_bias=True, sinks=True)
     if model_type in QK_NORM_TYPES or text.get("use_qk_norm"):
         attention["qk_norm"] = "head"
-    elif model_type in LAYER_QK_NORM_TYPES:
+    elif model_type in LAYER_QK_NORM_TYPES or text.get("layer_qk_norm"):
         attention["qk_norm"] = "layer"
     if model_type == "qwen3_next":
         attention["output_gate"] = True
@@ -142,7 +156,7 @@ def _moe(model_type: str, text: dict) -> tuple[dict | None, int | None, int | No
             moe["shared_expert_intermediate_size"] = text["shared_expert_intermediate_size"]
     if model_type == "qwen3_next":
         moe["shared_expert_gate"] = True
-    if text.get("topk_method") == "noaux_tc" or model_type == "gpt_oss":
+    if text.get("topk_method") == "noaux_tc" or model_type == "gpt_oss" or text.get("router_bias"):
         moe["router_bias"] = True
     if model_type == "gpt_oss":
         moe["expert_bias"] = True
@@ -188,8 +202,7 @@ def _vision(config: dict) -> dict | None:
 
 def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
     config = checkpoint.config
-    text = _text_config(config)
-    model_type = str(text.get("model_type") or config.get("model_type"))
+    model_type, text = _family_text(config)
     layers = text["num_hidden_layers"]
     arch: dict[str, Any] = {
         "source": config_url,
@@ -197,7 +210,7 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
         "layers": layers,
         "hidden_size": text["hidden_size"],
         "vocab_size": text["vocab_size"],
-        "tied_embeddings": bool(text.get("tie_word_embeddings", model_type.startswith("gemma"))),
+        "tied_embeddings": bool(text["tie_word_embeddings"]),
     }
     moe, _, _ = _moe(model_type, text)
     dense_layers = text.get("first_k_dense_replace")
@@ -226,6 +239,14 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
     if vision:
         arch["vision"] = vision
     formats, _ = _formats(config)
+    present = {
+        "attention": True,
+        "dense_mlp": "intermediate_size" in arch,
+        "routed_experts": moe is not None,
+        "shared_experts": bool(moe and moe.get("shared_experts")),
+        "extra_layers": bool(arch.get("extra_layers")),
+    }
+    formats = {component: key for component, key in formats.items() if present[component]}
     if formats:
         arch["formats"] = formats
     return arch
@@ -241,7 +262,7 @@ def _fact(value: Any, source: str, note: str | None = None) -> dict:
 def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
     """The catalog record for `checkpoint`, with TODO where a fact could not be read (the id without `repo_id`)."""
     config = checkpoint.config
-    text = _text_config(config)
+    model_type, text = _family_text(config)
     name = repo_id.split("/")[1] if repo_id else checkpoint.folder.name
     hub = f"https://huggingface.co/{repo_id}" if repo_id else None
     config_url = f"{hub}/blob/main/config.json" if hub else TODO
@@ -255,7 +276,6 @@ def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
         )
     else:
         record["params"] = _fact(TODO, TODO, "No .safetensors files were given: fill in the published count.")
-    model_type = str(text.get("model_type") or config.get("model_type"))
     moe, experts, per_token = _moe(model_type, text)
     if moe is not None:
         record["active_params"] = _fact(TODO, TODO, "The published count of parameters used per token.")
@@ -279,8 +299,7 @@ def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
 
 
 def model_type(checkpoint: Checkpoint) -> str:
-    config = checkpoint.config
-    return str(_text_config(config).get("model_type") or config.get("model_type"))
+    return _family_text(checkpoint.config)[0]
 
 
 def record_slug(record: dict) -> str:

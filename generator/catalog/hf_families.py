@@ -1,0 +1,74 @@
+"""What each model family calls things in its config.json, mapped onto the keys add-model reads.
+
+Most families use Llama's and DeepSeek's names; a few name the same facts their own way, or leave
+them out and rely on a default of their transformers config class. `common_keys` rewrites a text
+config into the shared names, so the rest of add-model has one rule per fact, not one per family.
+The defaults and key names are those of transformers' `configuration_<model_type>.py` (5.24.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Families whose config class ties the output head to the embeddings when config.json says nothing.
+TIED_BY_DEFAULT = {"gemma", "gemma2", "gemma3", "gemma3_text", "cohere", "cohere2", "smollm3", "ernie4_5", "ernie4_5_moe"}
+# Values a family's config class supplies when its config.json leaves them out (Gemma 3's published
+# text_config omits these; configuration_gemma3.py: every 6th layer global unless layer_types says).
+CONFIG_DEFAULTS = {
+    "gemma3_text": {"vocab_size": 262_208, "max_position_embeddings": 131_072, "head_dim": 256,
+                    "sliding_window": 4096, "sliding_window_pattern": 6},
+}
+# Layers' sliding windows these families declare with a pattern instead of `layer_types`.
+EVERY_OTHER_LAYER_SLIDES = {"gemma2"}  # modeling_gemma2.py: local and global layers alternate
+
+
+def common_keys(model_type: str, text: dict) -> dict:
+    """`text` with this family's own names and defaults rewritten into the shared ones."""
+    common = {**CONFIG_DEFAULTS.get(model_type, {}), **text}
+    common.setdefault("tie_word_embeddings", model_type in TIED_BY_DEFAULT)
+    if model_type in ("llama4", "llama4_text"):
+        common.update(_llama4(text))
+    elif model_type == "ernie4_5_moe":
+        common.update(_ernie4_5_moe(text))
+    elif model_type == "minimax_m2":
+        common["layer_qk_norm"] = text.get("use_qk_norm") and text.get("qk_norm_type") == "per_layer"
+        common["use_qk_norm"] = False
+        common["router_bias"] = bool(text.get("use_routing_bias"))
+    elif model_type == "glm4_moe":
+        common["router_bias"] = True  # Glm4MoeTopkRouter keeps e_score_correction_bias (modeling_glm4_moe.py)
+    return common
+
+
+def _llama4(text: dict) -> dict[str, Any]:
+    """Llama 4: experts of `intermediate_size`, dense layers of `intermediate_size_mlp`, one shared expert
+    per MoE layer, MoE every `interleave_moe_layer_step`-th layer, chunked attention on the RoPE layers."""
+    layers = text["num_hidden_layers"]
+    step = text.get("interleave_moe_layer_step", 1)
+    moe_layers = text.get("moe_layers") or range(step - 1, layers, step)
+    keys: dict[str, Any] = {
+        "moe_intermediate_size": text.get("intermediate_size", 8192),
+        "intermediate_size": text.get("intermediate_size_mlp", 16384),
+        "n_shared_experts": 1,
+        "first_k_dense_replace": layers - len(moe_layers),
+        "use_qk_norm": False,  # an L2 norm without weights (Llama4TextL2Norm)
+    }
+    chunk = text.get("attention_chunk_size", 8192)
+    if chunk:  # sized as a sliding window: a chunk never holds more tokens than a window of its size
+        keys["sliding_window"] = chunk
+        no_rope = text.get("no_rope_layers")
+        if no_rope:  # 1 marks a RoPE layer, which attends within its chunk
+            keys["layer_types"] = ["sliding_attention" if r else "full_attention" for r in no_rope]
+        else:  # every no_rope_layer_interval-th layer is global
+            keys["sliding_window_pattern"] = text.get("no_rope_layer_interval", 4)
+    return keys
+
+
+def _ernie4_5_moe(text: dict) -> dict[str, Any]:
+    """ERNIE 4.5 MoE: `moe_*` names; dense layers before `moe_layer_start_index`, the shared experts one MLP."""
+    return {
+        "n_routed_experts": text.get("moe_num_experts", 64),
+        "num_experts_per_tok": text.get("moe_k", 6),
+        "n_shared_experts": text.get("moe_num_shared_experts", 2),
+        "moe_intermediate_size": text.get("moe_intermediate_size", 1536),
+        "first_k_dense_replace": text.get("moe_layer_start_index", 1),
+    }
