@@ -51,7 +51,7 @@ OLMO_2_7B = {
 OLMOE_1B_7B = {
     "model_type": "olmoe", "hidden_size": 2048, "intermediate_size": 1024, "num_attention_heads": 16,
     "num_key_value_heads": 16, "num_hidden_layers": 16, "num_experts": 64, "num_experts_per_tok": 8,
-    "vocab_size": 50304, "max_position_embeddings": 4096, "tie_word_embeddings": False,
+    "vocab_size": 50304, "tie_word_embeddings": False,
 }
 PHI_3_5_MOE = {
     "model_type": "phimoe", "hidden_size": 4096, "intermediate_size": 6400, "num_attention_heads": 32,
@@ -75,6 +75,14 @@ MINIMAX_M2 = {
     "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 62, "num_local_experts": 256,
     "num_experts_per_tok": 8, "use_qk_norm": True, "qk_norm_type": "per_layer", "use_routing_bias": True,
     "vocab_size": 200064, "max_position_embeddings": 196608, "tie_word_embeddings": False,
-    "quantization_config": {"activation_scheme": "dynamic", "fmt": "float8_e4m3fn", "quant_method": "fp8",
-                            "weight_block_size": [128, 128]},
+    "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]},
+}
+COMMAND_R_PLUS = {
+    "model_type": "cohere", "hidden_size": 12288, "intermediate_size": 33792, "num_attention_heads": 96,
+    "num_key_value_heads": 8, "num_hidden_layers": 64, "use_qk_norm": True, "vocab_size": 256000,
+}
+COMMAND_R7B = {
+    "model_type": "cohere2", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 32, "sliding_window": 4096,
+    "sliding_window_pattern": 4, "vocab_size": 256000, "max_position_embeddings": 8192,
 }

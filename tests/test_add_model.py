@@ -94,6 +94,8 @@ FAMILIES = [
     (hf_configs.ERNIE_4_5_0_3B, "baidu/ERNIE-4.5-0.3B-PT", "ernie-4-5-0-3b-pt"),
     (hf_configs.GLM_4_5_AIR, "zai-org/GLM-4.5-Air", "glm-4-5-air"),
     (hf_configs.MINIMAX_M2, "MiniMaxAI/MiniMax-M2", "minimax-m2"),
+    (hf_configs.COMMAND_R_PLUS, "CohereLabs/c4ai-command-r-plus-08-2024", "c4ai-command-r-plus-08-2024"),
+    (hf_configs.COMMAND_R7B, "CohereLabs/c4ai-command-r7b-12-2024", "c4ai-command-r7b-12-2024"),
 ]
 # The safetensors index names that tell add-model a multi-token-prediction layer ships its own embeddings.
 MTP_WEIGHT_NAMES = {

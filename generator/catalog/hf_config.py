@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from generator.catalog.checkpoint import Checkpoint, parameter_count
-from generator.catalog.hf_families import EVERY_OTHER_LAYER_SLIDES, common_keys
+from generator.catalog.hf_families import EVERY_OTHER_LAYER_SLIDES, ONE_NORM_TYPES, common_keys
 from generator.catalog.slugs import slugify
 from generator.catalog.schema import TODO
 
@@ -23,7 +23,7 @@ QKV_BIAS_TYPES = {"qwen2", "qwen2_moe"}
 SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
-    "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2",
+    "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
 }
 
 
@@ -220,6 +220,8 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
         arch["dense_layers"] = dense_layers
     if model_type in FOUR_NORM_TYPES:
         arch["norms_per_layer"] = 4
+    elif model_type in ONE_NORM_TYPES:
+        arch["norms_per_layer"] = 1
     arch["attention"] = _attention(model_type, text, layers)
     if model_type == "qwen3_next":
         interval = text.get("full_attention_interval", 4)

@@ -18,6 +18,8 @@ CONFIG_DEFAULTS = {
     "gemma3_text": {"vocab_size": 262_208, "max_position_embeddings": 131_072, "head_dim": 256,
                     "sliding_window": 4096, "sliding_window_pattern": 6},
 }
+# One norm per layer: attention and MLP run in parallel from the same LayerNorm (modeling_cohere.py).
+ONE_NORM_TYPES = {"cohere", "cohere2"}
 # Layers' sliding windows these families declare with a pattern instead of `layer_types`.
 EVERY_OTHER_LAYER_SLIDES = {"gemma2"}  # modeling_gemma2.py: local and global layers alternate
 
@@ -34,6 +36,8 @@ def common_keys(model_type: str, text: dict) -> dict:
         common["layer_qk_norm"] = text.get("use_qk_norm") and text.get("qk_norm_type") == "per_layer"
         common["use_qk_norm"] = False
         common["router_bias"] = bool(text.get("use_routing_bias"))
+    elif model_type == "cohere" and text.get("use_qk_norm"):
+        common.update(layer_qk_norm=True, use_qk_norm=False)  # LayerNorms over (heads, head_dim): modeling_cohere.py
     elif model_type == "glm4_moe":
         common["router_bias"] = True  # Glm4MoeTopkRouter keeps e_score_correction_bias (modeling_glm4_moe.py)
     return common
