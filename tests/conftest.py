@@ -1,4 +1,4 @@
-"""Shared fixtures: the shipped catalog, the small fixture catalog, and sites built from them.
+"""Shared fixtures: the shipped catalog, the small fixture catalog, sites built from them, and a real browser.
 
 Page and site tests use the fixture catalog (tests/fixtures/catalog/README.md): six frozen copies of
 shipped models, each there for one feature, so that they stay fast and catalog edits do not break
@@ -8,9 +8,13 @@ a whole site (`shipped_site`), so that a model that breaks the build still fails
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -66,3 +70,72 @@ def shipped_site(tmp_path_factory) -> Path:
     result = run_build(CONTENT, out)
     assert result.returncode == 0, result.stderr
     return out
+
+
+# ---- a real browser: Debian's Chromium, driven by Playwright --------------------------------------
+CHROMIUM = "/usr/bin/chromium"
+INSTALL = "apt-get install -y chromium"
+# The flags this machine needs: no sandbox as root, no GPU, and no background calls to the internet.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
+                 "--disable-background-networking", "--disable-component-update"]
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if shutil.which(CHROMIUM) is None:
+        message = f"Chromium is not installed at {CHROMIUM}: install it with `{INSTALL}`"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (in CI a skipped browser test is a failure)")
+        pytest.skip(message)
+    return CHROMIUM
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, chromium_path):
+    """The fixture catalog's site built for http://127.0.0.1:PORT/ and served there."""
+    out = tmp_path_factory.mktemp("served") / "site"
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(out)))
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    result = run_build(FIXTURE, out, "--base-url", base)
+    assert result.returncode == 0, result.stderr
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield base
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A desktop page that records console errors, failed requests and requests outside the site."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.problems = []
+    page.on("console", lambda m: m.type == "error" and page.problems.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
+    # a request cut short because the reader moved on to another page is not a failure
+    page.on("requestfailed", lambda r: r.failure != "net::ERR_ABORTED" and page.problems.append(f"failed: {r.url} ({r.failure})"))
+
+    def check_response(response):
+        if response.status >= 400 and not response.url.endswith("/404.html"):
+            page.problems.append(f"{response.status}: {response.url}")
+        if not response.url.startswith(server):
+            page.problems.append(f"outside the site: {response.url}")
+
+    page.on("response", check_response)
+    yield page
+    context.close()

@@ -19,7 +19,7 @@ GOLDEN = HERE / "golden"
 SEED_PAGE = HERE / "seed" / "kimi-k3.pt.md"  # copy of the seed page the product comes from
 FIXTURE_MODELS = sorted(p.stem for p in (HERE / "fixtures" / "catalog" / "models").glob("*.yaml"))
 # every fixture model; both indexes; the home page; a GPU with a price and one without
-PAGES = [f"models/{slug}" for slug in FIXTURE_MODELS] + ["models", "gpus", "index", "gpus/b300", "gpus/mi325x"]
+PAGES = [f"models/{slug}" for slug in FIXTURE_MODELS] + ["models", "gpus", "index", "gpus/b300", "gpus/mi325x", "fit"]
 CASES = [(lang, page) for lang in ("pt", "en") for page in PAGES]
 
 

@@ -94,7 +94,7 @@ def test_sitemap_lists_every_page_with_its_alternates(site, fixture_catalog):
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     root = ET.parse(site / "sitemap.xml").getroot()
     urls = root.findall("s:url", ns)
-    assert len(urls) == 2 * (len(fixture_catalog.models) + len(fixture_catalog.gpus) + 3)
+    assert len(urls) == 2 * (len(fixture_catalog.models) + len(fixture_catalog.gpus) + 4)  # + home, 2 indexes, fit
     for url in urls:
         langs = sorted(link.get("hreflang") for link in url.findall("x:link", ns))
         assert langs == ["en", "pt", "x-default"]

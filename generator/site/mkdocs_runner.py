@@ -46,11 +46,16 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
             {_("Home"): "index.md"},
             {_("Models"): "models.md"},
             {_("GPUs"): "gpus.md"},
+            {_("What fits my GPUs"): "fit.md"},
         ],
         "not_in_nav": "/models/\n/gpus/\n",
         "plugins": [{"search": {"lang": [lang]}}],
         "markdown_extensions": ["tables", {"toc": {"permalink": False}}],
         "extra_css": ["assets/stylesheets/vram.css"],
+        "extra_javascript": [
+            {"path": "assets/javascripts/planner.js", "defer": True},
+            {"path": "assets/javascripts/calculator.js", "defer": True},
+        ],
         "extra": {
             "alternate": [
                 {"name": LANGUAGE_NAMES[other], "link": f"{base}{other}/", "lang": other}

@@ -10,6 +10,17 @@ import posixpath
 from urllib.parse import urlsplit
 
 
+FIT_PAGE = "fit"  # What fits my GPUs
+
+# The calculator's data, at the site root (one copy for every language).
+PLAN_DATA_DIR = "assets/plan"
+
+
+def plan_data_url(lang: str, page: str) -> str:
+    """The data folder relative to `page`'s HTML file (pages fetch it with a relative URL)."""
+    return posixpath.relpath(PLAN_DATA_DIR, posixpath.dirname(html_file(lang, page)))
+
+
 def model_page(slug: str) -> str:
     return f"models/{slug}"
 

@@ -1,4 +1,5 @@
-"""Files written after the MkDocs builds: sitemaps, llms.txt, the search index, the root landing page."""
+"""Files written after the MkDocs builds: sitemaps, llms.txt, the search index, the root landing page,
+the calculator's data."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from xml.sax.saxutils import escape, quoteattr
 from generator.site import paths
 from generator.site.files import write_if_changed
 from generator.site.render import escape_markdown
-from generator.catalog.records import Site
+from generator.site.structured_data import inert_json
+from generator.catalog.records import Catalog, Site
+from generator.sizing.plan_inputs import model_inputs, shared_inputs
 
 
 def write_sitemap(site_dir: Path, site: Site, page_paths: list[str]) -> None:
@@ -123,3 +126,20 @@ def write_search_index(lang_dir: Path, pages: list[tuple[str, str]]) -> None:
         {"location": paths.page_url(page), "title": html.escape(title, quote=False), "text": ""} for page, title in pages
     ]
     write_if_changed(path, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
+
+
+def write_plan_data(site_dir: Path, catalog: Catalog) -> None:
+    """The calculator's data, once for every language (plan_inputs.py): assets/plan/shared.json
+    (formats, engines, GPUs), one file per model for its page, and all models for the fit page.
+    Files of models the catalog no longer has are removed (only .json files in that folder)."""
+    folder = site_dir / paths.PLAN_DATA_DIR
+    write_if_changed(folder / "shared.json", inert_json(shared_inputs(catalog.gpus)))
+    models = [model_inputs(model) for model in sorted(catalog.models, key=lambda m: m.slug)]
+    keep = set()
+    for data in models:
+        keep.add(f"{data['slug']}.json")
+        write_if_changed(folder / "models" / f"{data['slug']}.json", inert_json(data))
+    for path in (folder / "models").glob("*.json"):
+        if path.name not in keep:
+            path.unlink()
+    write_if_changed(folder / "models.json", inert_json(models))

@@ -8,6 +8,7 @@ themselves (links) return `Markdown` strings, which pass through unchanged.
 from __future__ import annotations
 
 import gettext
+import html
 import io
 import re
 from dataclasses import dataclass
@@ -27,8 +28,10 @@ from babel.numbers import format_currency, format_decimal, format_percent, get_g
 from generator.site import view_models as page_models
 from generator.site import paths
 from generator.catalog.records import Site
+from generator.sizing.engines import ENGINE_VERSIONS
+from generator.sizing.plan_inputs import CALCULATOR_LIMITS
 from generator.sizing.setups import MACHINE_SIZE
-from generator.site.structured_data import markdown_text
+from generator.site.structured_data import inert_json, markdown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "site_templates"
@@ -50,6 +53,7 @@ TEMPLATES = {
     page_models.GpusIndexPage: "gpus.md.j2",
     page_models.ModelPage: "model.md.j2",
     page_models.GpuPage: "gpu.md.j2",
+    page_models.FitPage: "fit.md.j2",
 }
 
 
@@ -85,6 +89,16 @@ def external_link(text: str, url: str) -> Markdown:
 # Left as they are: what URLs are made of. Encoded: spaces, quotes, parentheses, < >,
 # backslashes and every non-ASCII or control character.
 _URL_SAFE = ":/?#[]@!$&*+,;=%~-._"
+
+
+def html_text(value: object) -> Markdown:
+    """Text inside a raw HTML block of a page (the calculator): HTML-escaped, not Markdown-escaped."""
+    return Markdown(html.escape(str(value)))
+
+
+def json_script(data: object) -> Markdown:
+    """JSON for a <script type="application/json"> element: nothing in it can close the element."""
+    return Markdown(inert_json(data))
 
 
 def code_block(command: str) -> Markdown:
@@ -132,6 +146,7 @@ class Renderer:
         self.ngettext = translations.ngettext
         env.globals.update(_=self.translate, gettext=self.translate, ngettext=self.translate_plural)
         env.globals["machine_size"] = MACHINE_SIZE  # "more than one 8-GPU machine"
+        env.globals.update(calculator_limits=CALCULATOR_LIMITS, engine_versions=ENGINE_VERSIONS)
         env.filters.update(
             number=self.number,
             gb=self.gigabytes,
@@ -145,6 +160,8 @@ class Renderer:
             code=code_block,
             code_span=code_span,
             href=link_target,
+            h=html_text,
+            json_script=json_script,
         )
         self.env = env
 
@@ -226,6 +243,9 @@ class Renderer:
                 link=(link := self._linker(page.path, twin)),
                 gpu_link=lambda gpu: link(gpu.name, paths.gpu_page(gpu.slug)),
                 external=external_link,
+                twin=twin,
+                plan_data=paths.plan_data_url(self.lang, page.path),
+                intl_locale=self.locale.replace("_", "-"),
             )
         )
         faq = getattr(module, "faq", None)

@@ -1,4 +1,5 @@
-"""JSON-LD for a page (its FAQ is the page's own questions, as the template wrote them), and plain text of Markdown."""
+"""JSON-LD for a page (its FAQ is the page's own questions, as the template wrote them), JSON safe in
+HTML, and plain text of Markdown."""
 
 from __future__ import annotations
 
@@ -21,6 +22,13 @@ def markdown_text(markdown: str) -> str:
     return _text(_MARKDOWN.renderInline(markdown))
 
 
+def inert_json(data: object, ensure_ascii: bool = False, separators: tuple[str, str] | None = (",", ":")) -> str:
+    """JSON with no <, > or & as such (\\u escapes: the same data once parsed), so that it stays
+    inert inside a <script> element and carries no markup into any file."""
+    text = json.dumps(data, ensure_ascii=ensure_ascii, sort_keys=True, separators=separators)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def json_ld(faq: tuple[tuple[str, str], ...], breadcrumbs: list[tuple[str, str]]) -> str | None:
     """A <script type="application/ld+json"> body: FAQPage and BreadcrumbList, safe inside HTML."""
     graph = []
@@ -41,6 +49,4 @@ def json_ld(faq: tuple[tuple[str, str], ...], breadcrumbs: list[tuple[str, str]]
         })
     if not graph:
         return None
-    # ASCII only, and no <, > or & as such: the JSON stays inert inside a <script> element
-    text = json.dumps({"@context": "https://schema.org", "@graph": graph}, ensure_ascii=True, sort_keys=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return inert_json({"@context": "https://schema.org", "@graph": graph}, ensure_ascii=True, separators=None)

@@ -18,6 +18,10 @@ from generator.sizing.detailed import DetailedSizing, detailed_sizing
 from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest_setup
 from generator.catalog.records import Catalog, Gpu, Model, Site, Source
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
+from generator.sizing.engines import VLLM
+from generator.sizing.fit import FitRow, fit_row
+from generator.sizing.kv_cache import SHORT_CONTEXT
+from generator.sizing.planner import PlanRequest
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,24 @@ class SourcedFact:
 
 
 @dataclass(frozen=True)
+class Question:
+    """A calculator question (the query string of model pages and of the fit page)."""
+
+    gpu: Gpu
+    count: int
+    context: int
+    users: int = 1
+    engine: str = VLLM
+    kv_dtype: str = "auto"
+    precision: str = "native"
+
+    def query(self, precision: str | None = None) -> str:
+        """The question as a query string, with `plan`'s option names."""
+        return (f"?gpu={self.gpu.slug}&count={self.count}&context={self.context}&users={self.users}"
+                f"&engine={self.engine}&kv-dtype={self.kv_dtype}&precision={precision or self.precision}")
+
+
+@dataclass(frozen=True)
 class ModelPage:
     path: str
     model: Model
@@ -50,6 +72,8 @@ class ModelPage:
     commands: LaunchCommands | None
     computed_params: int | None  # the architecture's total, to compare with the published count
     own_prices: bool  # every price is the brand's own (else the page says where prices come from)
+    question: Question | None  # the calculator's first question: the planned setup; None: no plan
+    gpus: tuple[Gpu, ...]  # the calculator's GPUs
 
     def serving_at(self, bits: int) -> Requirement:
         return next(r for r in self.serving if r.key == str(bits))
@@ -101,7 +125,18 @@ class HomePage:
     machine_shapes: tuple[int, ...]
 
 
-Page = ModelPage | ModelsIndexPage | GpuPage | GpusIndexPage | HomePage
+@dataclass(frozen=True)
+class FitPage:
+    """What fits my GPUs: every model for one question; the page's JavaScript asks others."""
+
+    path: str
+    question: Question
+    rows: tuple[tuple[FitRow, str], ...]  # (row, model page path)
+    gpus: tuple[Gpu, ...]
+    families: tuple[str, ...]
+
+
+Page = ModelPage | ModelsIndexPage | GpuPage | GpusIndexPage | HomePage | FitPage
 
 # Order of the "sources" list on a model page: the catalog fields the page shows.
 MODEL_FACTS = (
@@ -158,7 +193,32 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         commands=commands,
         computed_params=sum(detail.params_by_component.values()) if detail else None,
         own_prices=all(g.price_provider == site.brand for g in gpus if g.price_per_gpu_hour is not None),
+        question=_planned_question(detail),
+        gpus=gpus,
     )
+
+
+def _planned_question(detail: DetailedSizing | None) -> Question | None:
+    if detail is None or detail.serving is None:
+        return None
+    plan = detail.serving.plan  # asked with the defaults: the calculator then names the flags it needs, as the page does
+    return Question(plan.gpu, plan.setup.total_gpus, plan.context)
+
+
+# The fit page's first question: one 24 GB card readers own, at a 32k context.
+FIT_GPU, FIT_CONTEXT = "rtx-4090", SHORT_CONTEXT
+
+
+def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...]) -> FitPage:
+    gpu = next((g for g in gpus if g.slug == FIT_GPU), gpus[0])
+    question = Question(gpu, 1, FIT_CONTEXT)
+    request = PlanRequest(context=question.context, users=question.users)
+    rows = tuple(
+        (fit_row(sized.model, gpu, question.count, request), paths.model_page(sized.model.slug))
+        for sized in models if sized.model.architecture is not None
+    )
+    families = tuple(sorted({row.model.id.split("/")[0] for row, _ in rows}, key=lambda name: (name.lower(), name)))
+    return FitPage(paths.FIT_PAGE, question, rows, gpus, families)
 
 
 def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...]) -> GpuPage:
@@ -210,6 +270,7 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
         PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus))),
         PageSpec("models", lambda: ModelsIndexPage("models", _families(rows), RULE)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
+        PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus)),
     ]
     specs += [
         PageSpec(

@@ -1,0 +1,315 @@
+// The calculator of model pages and the "What fits my GPUs" page. No dependencies.
+//
+// planner.js computes; this file reads the form and the address, writes the figures (as text, never
+// as HTML) and keeps the question in the address. Without it, the pages' static tables answer.
+(function () {
+  "use strict";
+
+  var P = window.VramPlanner;
+  var COMMON = ["gpu", "gpu-memory-gb", "gpu-bandwidth-gbs", "count", "context", "users", "engine", "kv-dtype"];
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (match, key) { return key in values ? values[key] : match; });
+  }
+
+  function getJson(url) {
+    return fetch(url).then(function (response) {
+      if (!response.ok) throw new Error(url + ": " + response.status);
+      return response.json();
+    });
+  }
+
+  // Number formats as the pages print them with Babel (render.py), in the page's locale.
+  function formats(locale, currency) {
+    function decimals(digits) {
+      return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, roundingMode: "halfEven" });
+    }
+    var whole = decimals(0), two = decimals(2), one = decimals(1);
+    return {
+      number: function (value) { return whole.format(value); },
+      gb: function (bytes) {  // render.py gigabytes_fine
+        if (bytes > 0 && bytes < 5e6) return "< " + two.format(0.01);
+        var gb = bytes / 1e9, size = Math.abs(gb);
+        return (size < 10 ? two : size < 100 ? one : whole).format(gb);
+      },
+      rate: function (perSecond) { return (perSecond < 10 ? one : whole).format(perSecond); },  // render.py rate
+      concurrency: function (value) { return two.format(value); },
+      money: function (amount) { return new Intl.NumberFormat(locale, { style: "currency", currency: currency }).format(amount); },
+    };
+  }
+
+  // ---- the address ---------------------------------------------------------------------------
+  // A value from the address is kept only when the form accepts it: an option of a select, a
+  // number within the input's bounds (whole where its step is 1), a checkbox's "1".
+  function acceptable(field, value) {
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (option) { return option.value === value; });
+    }
+    if (field.type === "checkbox") return value === "1";
+    if (!/^\d+(\.\d+)?$/.test(value) || value.length > 12) return false;
+    var number = Number(value);
+    if (field.step === "1" && !Number.isInteger(number)) return false;
+    return number >= Number(field.min) && number <= Number(field.max);
+  }
+
+  function readAddress(form, names) {
+    var params = new URLSearchParams(window.location.search), ignored = [];
+    names.forEach(function (name) {
+      if (!params.has(name)) return;
+      var field = form.elements[name], value = params.get(name);
+      if (field && acceptable(field, value)) {
+        if (field.type === "checkbox") field.checked = true; else field.value = value;
+      } else {
+        ignored.push(name);
+      }
+    });
+    return ignored;
+  }
+
+  function writeAddress(form, names) {
+    var params = new URLSearchParams();
+    names.forEach(function (name) {
+      var field = form.elements[name];
+      if (!field || field.closest("[hidden]")) return;
+      if (field.type === "checkbox") { if (field.checked) params.set(name, "1"); return; }
+      if (field.value !== "") params.set(name, field.value);
+    });
+    var query = "?" + params.toString();
+    window.history.replaceState(null, "", query + window.location.hash);
+    // The language switch keeps the question.
+    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
+      link.href = link.href.split(/[?#]/)[0] + query;
+    });
+  }
+
+  // The question is answered now and again on every change of the form (which never submits).
+  function answerEveryChange(form, update) {
+    form.addEventListener("input", update);
+    form.addEventListener("change", update);
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+    update();
+  }
+
+  function showNote(note, lines) {
+    note.textContent = lines.join(" ");
+    note.hidden = lines.length === 0;
+  }
+
+  // ---- the question --------------------------------------------------------------------------
+  function chosenGpu(form, shared) {
+    var slug = form.elements.gpu.value, custom = slug === "custom";
+    form.querySelectorAll("[data-custom-gpu]").forEach(function (label) { label.hidden = !custom; });
+    if (!custom) return shared.gpus.find(function (gpu) { return gpu.slug === slug; }) || null;
+    var memory = form.elements["gpu-memory-gb"], bandwidth = form.elements["gpu-bandwidth-gbs"];
+    if (!memory.value || !memory.checkValidity()) return null;
+    var perSecond = bandwidth.value && bandwidth.checkValidity() ? Math.round(Number(bandwidth.value) * 1e9) : null;
+    return P.customGpu(Math.round(Number(memory.value) * 1e9), perSecond);
+  }
+
+  // The question the form asks, or the line that says why it cannot be asked.
+  function question(form, shared, text) {
+    var invalid = Array.prototype.find.call(form.elements, function (field) {
+      return field.name && !field.closest("[hidden]") && !field.checkValidity();
+    });
+    if (invalid) return { problem: invalid.labels && invalid.labels[0] ? invalid.labels[0].textContent.trim() + ": " + invalid.validationMessage : invalid.validationMessage };
+    var gpu = chosenGpu(form, shared);
+    if (!gpu) return { problem: text.custom_memory };
+    var count = Number(form.elements.count.value), largest = gpu.shapes[gpu.shapes.length - 1];
+    if (count > largest && count % largest) return { problem: fill(text.count_rule, { gpus: largest }) };
+    return {
+      gpu: gpu, count: count,
+      request: {
+        engine: form.elements.engine.value, context: Number(form.elements.context.value),
+        users: Number(form.elements.users.value), memoryFraction: null,
+        kvDtype: form.elements["kv-dtype"].value,
+        precision: form.elements.precision ? form.elements.precision.value : "native",
+      },
+    };
+  }
+
+  // ---- a model page --------------------------------------------------------------------------
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function svgElement(name, attributes) {
+    var element = document.createElementNS(SVG, name);
+    Object.keys(attributes).forEach(function (key) { element.setAttribute(key, attributes[key]); });
+    return element;
+  }
+
+  // Memory per GPU against context (log scale), stacked: weights, the engine's own memory, the KV
+  // cache of the users asked; the GPU's memory as a line.
+  function drawChart(svg, plan, shared, users, text, format) {
+    var title = svg.querySelector("title");
+    while (svg.lastChild && svg.lastChild !== title) svg.removeChild(svg.lastChild);
+    var width = 640, height = 290, left = 12, right = 12, top = 22, bottom = 64;
+    var high = Math.max(plan.context, plan.model.window), low = Math.min(1024, high);
+    var points = [];
+    for (var i = 0; i <= 32; i++) {
+      var tokens = Math.round(low * Math.pow(high / low, i / 32));
+      points.push({ tokens: tokens, memory: P.memoryAt(plan, shared, tokens, users) });
+    }
+    var capacity = Number(plan.totalMemory);
+    var top_value = Math.max(capacity, points[points.length - 1].memory.weights + points[points.length - 1].memory.runtime +
+                             points[points.length - 1].memory.kv) * 1.05;
+    function x(tokens) { return left + (width - left - right) * Math.log(tokens / low) / Math.log(high / low || 2); }
+    function y(bytes) { return top + (height - top - bottom) * (1 - Math.min(bytes, top_value) / top_value); }
+    function area(lower, upper, css) {
+      var path = points.map(function (p, n) { return (n ? "L" : "M") + x(p.tokens).toFixed(1) + " " + y(upper(p.memory)).toFixed(1); });
+      for (var n = points.length - 1; n >= 0; n--) path.push("L" + x(points[n].tokens).toFixed(1) + " " + y(lower(points[n].memory)).toFixed(1));
+      svg.appendChild(svgElement("path", { d: path.join(" ") + " Z", class: css }));
+    }
+    area(function () { return 0; }, function (m) { return m.weights; }, "vram-chart__weights");
+    area(function (m) { return m.weights; }, function (m) { return m.weights + m.runtime; }, "vram-chart__runtime");
+    area(function (m) { return m.weights + m.runtime; }, function (m) { return m.weights + m.runtime + m.kv; }, "vram-chart__kv");
+    svg.appendChild(svgElement("line", { x1: left, x2: width - right, y1: y(capacity), y2: y(capacity), class: "vram-chart__capacity" }));
+    svg.appendChild(svgElement("line", { x1: left, x2: left, y1: top, y2: height - bottom, class: "vram-chart__axis" }));
+    svg.appendChild(svgElement("line", { x1: left, x2: width - right, y1: height - bottom, y2: height - bottom, class: "vram-chart__axis" }));
+    function label(content, attributes) {
+      var element = svgElement("text", attributes);
+      element.textContent = content;
+      svg.appendChild(element);
+    }
+    label(text.gpu_memory + ": " + fill(text.gb, { value: format.gb(capacity) }), { x: width - right, y: y(capacity) - 5, "text-anchor": "end", class: "vram-chart__label" });
+    label(format.number(low), { x: left, y: height - bottom + 16, class: "vram-chart__label" });
+    label(format.number(high), { x: width - right, y: height - bottom + 16, "text-anchor": "end", class: "vram-chart__label" });
+    label(text.context_axis, { x: (left + width - right) / 2, y: height - bottom + 16, "text-anchor": "middle", class: "vram-chart__label" });
+    var legend = [[text.weights, "vram-chart__weights"], [text.engine_memory, "vram-chart__runtime"], [text.kv_cache, "vram-chart__kv"]];
+    legend.forEach(function (entry, n) {
+      var lx = left + n * 210;
+      svg.appendChild(svgElement("rect", { x: lx, y: height - 20, width: 12, height: 12, class: entry[1] }));
+      label(entry[0], { x: lx + 17, y: height - 10, class: "vram-chart__label" });
+    });
+  }
+
+  function setOut(root, field, shown, raw) {
+    var element = root.querySelector('[data-out="' + field + '"]');
+    if (!element) return;
+    element.textContent = shown;
+    element.setAttribute("data-value", String(raw));
+  }
+
+  function modelPage(root) {
+    var form = root.querySelector("[data-vram-form]"), note = root.querySelector('[data-out="note"]');
+    var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
+    var format = formats(root.dataset.locale, root.dataset.currency);
+    var names = COMMON.concat(["precision"]), base = root.dataset.data;
+    Promise.all([getJson(base + "/shared.json"), getJson(base + "/models/" + root.dataset.model + ".json")]).then(function (data) {
+      var shared = data[0], model = data[1];
+      var ignored = readAddress(form, names);
+      var addressNote = ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : [];
+      function update() {
+        var asked = question(form, shared, text), why = root.querySelector('[data-out="why"]');
+        if (asked.problem) {
+          showNote(note, addressNote.concat([asked.problem]));
+          return;
+        }
+        showNote(note, addressNote);
+        var plan = P.planThatStarts(model, shared, asked.gpu, asked.count, asked.request);
+        var out = P.planJson(plan);
+        setOut(root, "starts", out.starts ? text.yes : text.no, out.starts);
+        setOut(root, "weights_bytes_per_gpu", fill(text.gb, { value: format.gb(out.weights_bytes_per_gpu) }), out.weights_bytes_per_gpu);
+        setOut(root, "available_kv_bytes_per_gpu", fill(text.gb, { value: format.gb(out.available_kv_bytes_per_gpu) }), out.available_kv_bytes_per_gpu);
+        setOut(root, "kv_tokens", format.number(out.kv_tokens), out.kv_tokens);
+        setOut(root, "max_concurrency", format.concurrency(out.max_concurrency), out.max_concurrency);
+        setOut(root, "max_context", format.number(out.max_context), out.max_context);
+        setOut(root, "max_users", format.number(out.max_users), out.max_users);
+        setOut(root, "decode_tokens_per_second", out.decode_tokens_per_second === null ? text.not_published
+          : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), out.decode_tokens_per_second);
+        setOut(root, "price_per_hour", out.price_per_hour === null ? text.no_price
+          : fill(text.per_hour, { value: format.money(out.price_per_hour) }), out.price_per_hour);
+        setOut(root, "command", out.command, out.starts);
+        var lines = [];
+        if (out.changes.length) lines.push(fill(text.changed, { reason: text[out.refused], changes: out.changes.join(", ") }));
+        else if (!out.starts) lines.push(fill(text.does_not_start, { reason: text[out.reason] }));
+        else if (!out.users_fit) lines.push(fill(text.too_few_users, { users: format.number(out.max_users) }));
+        why.textContent = lines.join(" ");
+        why.hidden = lines.length === 0;
+        drawChart(root.querySelector('[data-out="chart"]'), plan, shared, asked.request.users, text, format);
+        writeAddress(form, names);
+      }
+      root.hidden = false;
+      answerEveryChange(form, update);
+    }).catch(function () { root.hidden = true; });
+  }
+
+  // ---- the fit page --------------------------------------------------------------------------
+  function fitPage(root) {
+    var form = root.querySelector("[data-vram-form]"), note = root.querySelector('[data-out="note"]');
+    var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
+    var format = formats(root.dataset.locale, root.dataset.currency);
+    var names = COMMON.concat(["family", "size", "fits-only"]), base = root.dataset.data;
+    var body = root.querySelector("tbody"), sortKey = null, ascending = true;
+    Promise.all([getJson(base + "/shared.json"), getJson(base + "/models.json")]).then(function (data) {
+      var shared = data[0], models = {};
+      data[1].forEach(function (model) { models[model.slug] = model; });
+      var ignored = readAddress(form, names);
+      var addressNote = ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : [];
+      function cell(row, field, value) { row.querySelector('[data-out="' + field + '"]').textContent = value; }
+      function filter() {
+        var family = form.elements.family.value, size = form.elements.size.value.split("-"), fitsOnly = form.elements["fits-only"].checked;
+        Array.prototype.forEach.call(body.rows, function (row) {
+          var params = Number(row.dataset.params) / 1e9;
+          var visible = (!family || row.dataset.family === family) &&
+            (!size[0] || params >= Number(size[0])) && (!size[1] || params < Number(size[1])) &&
+            (!fitsOnly || row.dataset.fits === "true");
+          row.hidden = !visible;
+        });
+      }
+      function update() {
+        var asked = question(form, shared, text);
+        if (asked.problem) { showNote(note, addressNote.concat([asked.problem])); return; }
+        showNote(note, addressNote);
+        var query = new URLSearchParams();
+        Array.prototype.forEach.call(body.rows, function (row) {
+          var model = models[row.dataset.model];
+          if (!model) return;
+          var result = P.fitRow(model, shared, asked.gpu, asked.count, asked.request), plan = result.plan;
+          row.dataset.fits = String(result.fits);
+          row.dataset.maxContext = String(plan.maxContext);
+          row.dataset.decode = String(result.fits && plan.decodeTokensPerSecond ? plan.decodeTokensPerSecond : 0);
+          cell(row, "fits", result.fits ? text.yes : text.no);
+          cell(row, "precision", result.fits ? text.formats[plan.request.precision] : "–");
+          cell(row, "max_context", plan.maxContext ? format.number(plan.maxContext) : "–");
+          cell(row, "decode", result.fits && plan.decodeTokensPerSecond !== null ? format.rate(plan.decodeTokensPerSecond) : "–");
+          ["gpu", "gpu-memory-gb", "gpu-bandwidth-gbs", "count", "context", "users", "engine", "kv-dtype"].forEach(function (name) {
+            var field = form.elements[name];
+            if (field && !field.closest("[hidden]") && field.value !== "") query.set(name, field.value);
+          });
+          query.set("precision", plan.request.precision);
+          var link = row.querySelector("a[data-link]");
+          link.setAttribute("href", link.getAttribute("href").split("?")[0] + "?" + query.toString());
+        });
+        filter();
+        writeAddress(form, names);
+      }
+      root.querySelectorAll("button[data-sort]").forEach(function (button) {
+        button.addEventListener("click", function () {
+          var key = button.dataset.sort;
+          ascending = sortKey === key ? !ascending : true;
+          sortKey = key;
+          var rows = Array.prototype.slice.call(body.rows);
+          rows.sort(function (a, b) {
+            var va, vb;
+            if (key === "name") { va = a.dataset.name.toLowerCase(); vb = b.dataset.name.toLowerCase(); }
+            else if (key === "fits") { va = a.dataset.fits === "true" ? 1 : 0; vb = b.dataset.fits === "true" ? 1 : 0; }
+            else { va = Number(a.dataset[{ params: "params", max_context: "maxContext", decode: "decode" }[key]]); vb = Number(b.dataset[{ params: "params", max_context: "maxContext", decode: "decode" }[key]]); }
+            return (va < vb ? -1 : va > vb ? 1 : 0) * (ascending ? 1 : -1);
+          });
+          rows.forEach(function (row) { body.appendChild(row); });
+          root.querySelectorAll("th[aria-sort]").forEach(function (th) { th.setAttribute("aria-sort", "none"); });
+          button.closest("th").setAttribute("aria-sort", ascending ? "ascending" : "descending");
+        });
+      });
+      form.hidden = false;
+      answerEveryChange(form, update);
+    }).catch(function () { form.hidden = true; });
+  }
+
+  function start() {
+    if (!P) return;
+    document.querySelectorAll("[data-vram-calc]").forEach(modelPage);
+    document.querySelectorAll("[data-vram-fit]").forEach(fitPage);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,283 @@
+"""The calculator: planner.js in a real Chromium gives the figures of `python -m generator plan --json`,
+and the model pages and the fit page use it as a reader would (inputs, address, languages, keyboard).
+
+Python is the source of truth: every expected figure is planner.py's, computed here in-process with
+the same function the command prints (and, for a few questions, read from the command itself).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+from generator.cli.plan_output import plan_json
+from generator.sizing.fit import fit_row
+from generator.sizing.plan_inputs import CALCULATOR_COUNTS, model_inputs, shared_inputs
+from generator.sizing.planner import PlanRequest, plan_that_starts
+from generator.site.render import Renderer
+from tests.conftest import ROOT
+
+PLANNER_JS = ROOT / "site_templates" / "overrides" / "assets" / "javascripts" / "planner.js"
+# Figures that are presentation, not computation: the command's English reason (pages translate it).
+NOT_COMPARED = {"reason_text"}
+
+
+def _counts(gpu):
+    largest = gpu.machine_shapes[-1]
+    return [n for n in CALCULATOR_COUNTS if n <= largest or n % largest == 0]
+
+
+def questions(catalog, number: int, seed: int = 7) -> list[dict]:
+    """`number` questions: every model and every GPU at least once, then random ones."""
+    rng = random.Random(seed)
+    models, gpus = list(catalog.models), list(catalog.gpus)
+    asked = []
+    for index in range(number):
+        model = models[index % len(models)] if index < len(models) else rng.choice(models)
+        gpu = gpus[index % len(gpus)] if index < len(gpus) else rng.choice(gpus)
+        asked.append({
+            "model": model, "gpu": gpu, "count": rng.choice(_counts(gpu)),
+            "engine": rng.choice(["vllm", "sglang"]),
+            "context": rng.choice([None, 1024, 8192, 32768, 131072, rng.randint(100, 1_000_000)]),
+            "users": rng.choice([1, 2, 8, 64]), "kv_dtype": rng.choice(["auto", "fp8"]),
+            "precision": rng.choice(["native", "bf16", "fp8", "4bit"]),
+            "fraction": rng.choice([None, None, "0.8", "0.92", "0.95"]),
+        })
+    return asked
+
+
+def request_of(question: dict) -> PlanRequest:
+    fraction = question["fraction"]
+    return PlanRequest(engine=question["engine"], context=question["context"], users=question["users"],
+                       kv_dtype=question["kv_dtype"], precision=question["precision"],
+                       memory_fraction=Fraction(fraction) if fraction else None)
+
+
+def js_request(question: dict) -> dict:
+    return {"engine": question["engine"], "context": question["context"], "users": question["users"],
+            "kvDtype": question["kv_dtype"], "precision": question["precision"], "fraction": question["fraction"]}
+
+
+@pytest.fixture(scope="module")
+def planner_page(browser):
+    """A blank page with planner.js loaded (no site needed)."""
+    context = browser.new_context()
+    blank = context.new_page()
+    blank.set_content("<!doctype html><title>planner</title>")
+    blank.add_script_tag(content=PLANNER_JS.read_text(encoding="utf-8"))
+    yield blank
+    context.close()
+
+
+def run_in_browser(planner_page, catalog, asked: list[dict], function: str) -> list[dict]:
+    data = {
+        "shared": shared_inputs(catalog.gpus),
+        "models": {q["model"].slug: model_inputs(q["model"]) for q in asked},
+        "questions": [{"model": q["model"].slug, "gpu": q["gpu"].slug, "count": q["count"], "request": js_request(q)} for q in asked],
+    }
+    return planner_page.evaluate(
+        """([data, fn]) => data.questions.map(q => {
+            const P = window.VramPlanner;
+            const gpu = data.shared.gpus.find(g => g.slug === q.gpu);
+            const r = Object.assign({}, q.request, {memoryFraction: q.request.fraction ? P.parseFraction(q.request.fraction) : null});
+            if (fn === "plan") return P.planJson(P.planThatStarts(data.models[q.model], data.shared, gpu, q.count, r));
+            const row = P.fitRow(data.models[q.model], data.shared, gpu, q.count, r);
+            return {fits: row.fits, plan: P.planJson(row.plan)};
+        })""",
+        [data, function],
+    )
+
+
+def differences(expected: dict, got: dict) -> list[str]:
+    """Fields that differ: integers, text and flags exactly; non-integer numbers within 0.1 %."""
+    found = []
+    for key, value in expected.items():
+        if key in NOT_COMPARED:
+            continue
+        other = got.get(key)
+        if isinstance(value, float) and not value.is_integer() and isinstance(other, (int, float)):
+            if abs(value - other) > abs(value) * 1e-3:
+                found.append(f"{key}: {value} != {other}")
+        elif value != other:
+            found.append(f"{key}: {value!r} != {other!r}")
+    return found
+
+
+def test_the_javascript_planner_gives_the_figures_of_plan_on_600_questions(catalog, planner_page):
+    asked = questions(catalog, 600)
+    assert {q["model"].slug for q in asked} == {m.slug for m in catalog.models}
+    assert {q["gpu"].slug for q in asked} == {g.slug for g in catalog.gpus}
+    got = run_in_browser(planner_page, catalog, asked, "plan")
+    wrong = []
+    for question, answer in zip(asked, got):
+        expected = plan_json(plan_that_starts(question["model"], question["gpu"], question["count"], request_of(question)))
+        problems = differences(expected, answer)
+        if problems:
+            wrong.append(f"{question['model'].slug} on {question['count']} × {question['gpu'].slug} {js_request(question)}: {problems[:3]}")
+    assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
+    # the questions reach every branch: plans that start, that needed changes, that do not start
+    assert {a["starts"] for a in got} == {True, False}
+    assert any(a["changes"] for a in got) and {a["engine"] for a in got} == {"vllm", "sglang"}
+    refusals = {a["reason"] for a in got if not a["starts"]} | {a["refused"] for a in got if a["refused"]}
+    assert refusals >= {"weights_do_not_fit", "context_does_not_fit"}
+
+
+def test_a_few_questions_match_the_plan_command_itself(catalog, planner_page):
+    asked = questions(catalog, 4, seed=11)
+    got = run_in_browser(planner_page, catalog, asked, "plan")
+    for question, answer in zip(asked, got):
+        command = [sys.executable, "-m", "generator", "plan", question["model"].slug, "--gpu", question["gpu"].slug,
+                   "--count", str(question["count"]), "--engine", question["engine"], "--users", str(question["users"]),
+                   "--kv-dtype", question["kv_dtype"], "--json",
+                   "--precision", {"bf16": "16", "fp8": "8", "4bit": "4", "native": "native"}[question["precision"]]]
+        if question["context"]:
+            command += ["--context", str(question["context"])]
+        if question["fraction"]:
+            flag = "--gpu-memory-utilization" if question["engine"] == "vllm" else "--mem-fraction-static"
+            command += [flag, question["fraction"]]
+        printed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert printed.returncode == 0, printed.stderr
+        assert differences(json.loads(printed.stdout), answer) == []
+
+
+def test_the_fit_rows_of_the_javascript_are_the_python_ones(catalog, planner_page):
+    asked = [dict(q, precision="native", fraction=None) for q in questions(catalog, 120, seed=3)]
+    got = run_in_browser(planner_page, catalog, asked, "fit")
+    for question, answer in zip(asked, got):
+        row = fit_row(question["model"], question["gpu"], question["count"], request_of(question))
+        assert answer["fits"] == row.fits, question
+        assert differences(plan_json(row.plan), answer["plan"]) == [], question
+    assert {a["fits"] for a in got} == {True, False}
+
+
+# ---- the pages, as a reader uses them (the fixture catalog's site) -------------------------------
+
+def outputs(page) -> dict:
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#calculator [data-out][data-value]')]
+        .map(e => [e.dataset.out, e.dataset.value]))""")
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_calculator_answers_the_question_in_the_address(page, server, fixture_catalog, lang):
+    query = "?gpu=h100-sxm&count=2&context=32768&users=8&engine=sglang&kv-dtype=fp8&precision=fp8"
+    page.goto(f"{server}{lang}/models/llama-3-1-8b-instruct.html{query}")
+    page.wait_for_selector("#calculator:not([hidden]) [data-out='starts'][data-value]")
+    model = next(m for m in fixture_catalog.models if m.slug == "llama-3-1-8b-instruct")
+    gpu = next(g for g in fixture_catalog.gpus if g.slug == "h100-sxm")
+    expected = plan_json(plan_that_starts(model, gpu, 2, PlanRequest(
+        engine="sglang", context=32768, users=8, kv_dtype="fp8", precision="fp8")))
+    shown = outputs(page)
+    for field in ("weights_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_context", "max_users"):
+        assert int(shown[field]) == expected[field], field
+    assert shown["starts"] == "true" and abs(float(shown["decode_tokens_per_second"]) - expected["decode_tokens_per_second"]) < 1e-6
+    assert float(shown["price_per_hour"]) == expected["price_per_hour"]
+    assert page.locator("#calculator [data-out='command']").inner_text() == expected["command"]
+    assert page.url.endswith(query)
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_inputs_change_the_figures_and_the_address(page, server, fixture_catalog, lang):
+    page.goto(f"{server}{lang}/models/llama-3-1-8b-instruct.html")
+    page.wait_for_selector("#calculator:not([hidden]) [data-out='starts'][data-value]")
+    page.select_option("#calculator select[name=gpu]", "h100-sxm")
+    page.fill("#calculator input[name=count]", "1")
+    page.fill("#calculator input[name=context]", "8192")
+    page.fill("#calculator input[name=users]", "4")
+    page.select_option("#calculator select[name=precision]", "bf16")
+    model = next(m for m in fixture_catalog.models if m.slug == "llama-3-1-8b-instruct")
+    gpu = next(g for g in fixture_catalog.gpus if g.slug == "h100-sxm")
+    expected = plan_json(plan_that_starts(model, gpu, 1, PlanRequest(context=8192, users=4, precision="bf16")))
+    shown = outputs(page)
+    assert int(shown["weights_bytes_per_gpu"]) == expected["weights_bytes_per_gpu"]
+    assert int(shown["max_users"]) == expected["max_users"]
+    # the numbers as Babel prints them on the pages, in the page's language (16.1 GB / 16,1 GB)
+    babel = Renderer(fixture_catalog.site, lang)
+    assert page.locator("#calculator [data-out='weights_bytes_per_gpu']").inner_text() == \
+        babel.gigabytes_fine(expected["weights_bytes_per_gpu"]) + " GB"
+    assert page.locator("#calculator [data-out='kv_tokens']").inner_text() == babel.number(expected["kv_tokens"])
+    assert page.locator("#calculator [data-out='decode_tokens_per_second']").inner_text() == \
+        babel.rate(expected["decode_tokens_per_second"]) + " tokens/s"
+    assert page.locator("#calculator [data-out='price_per_hour']").inner_text().startswith(
+        babel.money(Decimal(str(expected["price_per_hour"]))))
+    assert "gpu=h100-sxm" in page.url and "context=8192" in page.url and "users=4" in page.url
+    # the language switch keeps the question
+    other = "en" if lang == "pt" else "pt"
+    href = page.locator(f".md-select__link[hreflang={other}]").get_attribute("href")
+    assert href.endswith("?" + page.url.split("?")[1])
+    assert page.problems == []
+
+
+def test_the_calculator_is_used_with_the_keyboard_alone(page, server):
+    page.goto(f"{server}en/models/llama-3-1-8b-instruct.html")
+    page.wait_for_selector("#calculator:not([hidden]) [data-out='starts'][data-value]")
+    page.focus("#calculator input[name=context]")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("4096")
+    page.keyboard.press("Tab")  # to the users
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    assert "context=4096" in page.url and "users=3" in page.url
+    labels = page.evaluate("""() => [...document.querySelectorAll('#calculator input, #calculator select')]
+        .filter(e => !e.closest('[hidden]')).map(e => e.labels.length)""")
+    assert labels and all(count == 1 for count in labels)
+    assert page.problems == []
+
+
+HOSTILE = [
+    '?gpu=<img src=x onerror="window.pwned=1">&count=2',
+    "?context=1e99&users=-4&engine=javascript:alert(1)",
+    "?kv-dtype=%22%3E%3Cscript%3Ewindow.pwned%3D1%3C%2Fscript%3E&count=3.5",
+    "?count=99999999999999999999&context=0",
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+def test_hostile_addresses_are_ignored_with_a_note_and_run_nothing(page, server, query):
+    page.goto(f"{server}en/models/llama-3-1-8b-instruct.html{query}")
+    page.wait_for_selector("#calculator:not([hidden]) [data-out='starts'][data-value]")
+    note = page.locator("#calculator [data-out='note']")
+    assert note.is_visible() and note.inner_text().startswith("Ignored in the address")
+    assert page.evaluate("window.pwned") is None
+    assert page.locator("#calculator img, #calculator script:not([type='application/json'])").count() == 0
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_fit_page_answers_like_plan(page, server, fixture_catalog, lang):
+    page.goto(f"{server}{lang}/fit.html?gpu=h100-sxm&count=8&context=32768&users=2")
+    page.wait_for_function("document.querySelector('[data-vram-fit] form') && !document.querySelector('[data-vram-fit] form').hidden")
+    gpu = next(g for g in fixture_catalog.gpus if g.slug == "h100-sxm")
+    rows = page.evaluate("""() => [...document.querySelectorAll('tr[data-model]')].map(r => [r.dataset.model, r.dataset.fits,
+        r.dataset.maxContext, r.querySelector('a').getAttribute('href')])""")
+    assert len(rows) == len([m for m in fixture_catalog.models if m.architecture])
+    for slug, fits, max_context, href in rows:
+        model = next(m for m in fixture_catalog.models if m.slug == slug)
+        row = fit_row(model, gpu, 8, PlanRequest(context=32768, users=2))
+        assert fits == ("true" if row.fits else "false"), slug
+        assert int(max_context) == row.plan.max_context, slug
+        assert href.startswith(f"models/{slug}.html?") and "gpu=h100-sxm" in href and f"precision={row.plan.request.precision}" in href
+    assert {fits for _, fits, _, _ in rows} == {"true", "false"}
+    # filter by what fits, then sort by name
+    page.check("[data-vram-fit] input[name=fits-only]")
+    visible = page.evaluate("() => [...document.querySelectorAll('tr[data-model]')].filter(r => !r.hidden).map(r => r.dataset.fits)")
+    assert visible and set(visible) == {"true"}
+    page.click("button[data-sort=name]")
+    names = page.evaluate("() => [...document.querySelectorAll('tr[data-model]')].map(r => r.dataset.name.toLowerCase())")
+    assert names == sorted(names)
+    assert page.problems == []
+
+
+def test_the_fit_page_without_javascript_is_a_table(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    static = context.new_page()
+    static.goto(f"{server}en/fit.html")
+    assert static.locator("tr[data-model]").count() >= 5
+    assert static.locator("tr[data-fits=true]").count() >= 1
+    context.close()
