@@ -16,6 +16,7 @@ from fractions import Fraction
 
 import pytest
 
+from generator.catalog.records import Gpu
 from generator.cli.plan_output import plan_json
 from generator.sizing.fit import fit_row
 from generator.sizing.plan_inputs import CALCULATOR_COUNTS, model_inputs, shared_inputs
@@ -281,3 +282,23 @@ def test_the_fit_page_without_javascript_is_a_table(browser, server):
     assert static.locator("tr[data-model]").count() >= 5
     assert static.locator("tr[data-fits=true]").count() >= 1
     context.close()
+
+
+def test_my_own_gpu_is_planned_from_the_memory_and_bandwidth_typed_in(page, server, fixture_catalog):
+    page.goto(f"{server}en/models/mistral-7b-v0-1.html?gpu=custom&gpu-memory-gb=24&gpu-bandwidth-gbs=1008&count=1&context=16384")
+    page.wait_for_selector("#calculator:not([hidden]) [data-out='starts'][data-value]")
+    assert page.locator("#calculator input[name=gpu-memory-gb]").is_visible()
+    # the same card as a catalog record: no price, no CUDA-reported total, NVIDIA's usual MXFP4 padding
+    card = Gpu(slug="custom", name="My GPU", vendor="NVIDIA", memory_bytes=24 * 10**9, machine_shapes=(1, 2, 4, 8),
+               bandwidth_bytes_per_second=1008 * 10**9)
+    model = next(m for m in fixture_catalog.models if m.slug == "mistral-7b-v0-1")
+    expected = plan_json(plan_that_starts(model, card, 1, PlanRequest(context=16384)))
+    shown = outputs(page)
+    for field in ("weights_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_context", "max_users"):
+        assert int(shown[field]) == expected[field], field
+    assert abs(float(shown["decode_tokens_per_second"]) - expected["decode_tokens_per_second"]) < 1e-6
+    assert page.locator("#calculator [data-out='price_per_hour']").inner_text() == "no price"
+    # without a memory the question cannot be asked, and the note says what to type
+    page.fill("#calculator input[name=gpu-memory-gb]", "")
+    assert page.locator("#calculator [data-out='note']").inner_text() == "Type your GPU's memory to plan on it."
+    assert page.problems == []
