@@ -68,6 +68,7 @@ ATTENTION_FIELDS = {
     "output_bias": Field(_flag),
     "qk_norm": Field(schema.one_of("head", "layer")),
     "output_gate": Field(_flag),
+    "fused_qkv": Field(_flag),
     "sinks": Field(_flag),
     "q_lora_rank": Field(_int),
     "kv_lora_rank": Field(_int),

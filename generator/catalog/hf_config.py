@@ -135,6 +135,8 @@ def _attention(model_type: str, text: dict, layers: int) -> dict:
         attention["qk_norm"] = "layer"
     if model_type == "qwen3_next":
         attention["output_gate"] = True
+    if model_type == "phi3":  # modeling_phi3.py: one qkv_proj
+        attention["fused_qkv"] = True
     window, windowed = _sliding_layers(text, layers)
     if window:
         attention.update(sliding_window=window, sliding_window_layers=windowed)

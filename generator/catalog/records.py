@@ -54,6 +54,7 @@ class Attention:
     output_bias: bool = False
     qk_norm: str | None = None  # "head": one norm of head_dim for q and k; "layer": over all heads
     output_gate: bool = False  # a sigmoid gate on the attention output (Qwen3-Next, Kimi-K3)
+    fused_qkv: bool = False  # q, k and v stored as one tensor (Phi-3's qkv_proj); llama.cpp: attn_qkv
     sinks: bool = False  # one learned sink logit per head (gpt-oss)
     q_lora_rank: int | None = None  # mla
     kv_lora_rank: int | None = None  # mla

@@ -1,0 +1,295 @@
+"""GGUF files as llama.cpp writes them: every tensor under its llama.cpp name, the type `llama-quantize`
+gives it for a preset, and the bytes of its blocks. Pure.
+
+Sources (llama.cpp at commit c392e5094deaf2d1a7c18683214f007fad3fe42b, 2025-02-20):
+- ggml/src/ggml-common.h: the block of each type (values per block, and the struct's bytes);
+- convert_hf_to_gguf.py (prepare_tensors): 1-D tensors, `*_norm.weight`, biases and the MoE router
+  (`ffn_gate_inp`) are written as F32, every other matrix as F16 or BF16; the multi-token-prediction
+  layers are skipped (DeepseekV2Model.modify_tensors), the vision tower goes to a separate mmproj file;
+- src/llama-quant.cpp (llama_model_quantize_impl, llama_tensor_get_type): which tensors are
+  quantized (2-D `.weight` tensors but norms and the router), the preset's default type, the tensors
+  given more bits, and the fallback when a row's width is not a multiple of the type's block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, NamedTuple
+
+from generator.catalog.records import Model
+
+
+class GgmlType(NamedTuple):
+    values: int  # per block
+    bytes: int  # per block
+
+
+QK_K = 256
+# ggml-common.h: sizeof(block_*) and the QK constants (QK_K 256, QK4_0/QK5_0/QK8_0/QK4_NL 32);
+# MXFP4 (added with gpt-oss, ggml-common.h block_mxfp4): an E8M0 scale and 16 bytes of 4-bit values.
+GGML_TYPES = {
+    "F32": GgmlType(1, 4),
+    "F16": GgmlType(1, 2),
+    "BF16": GgmlType(1, 2),
+    "Q8_0": GgmlType(32, 34),  # half scale + 32 int8
+    "Q5_1": GgmlType(32, 24),
+    "Q5_0": GgmlType(32, 22),
+    "Q4_1": GgmlType(32, 20),
+    "Q4_0": GgmlType(32, 18),
+    "IQ4_NL": GgmlType(32, 18),
+    "MXFP4": GgmlType(32, 17),
+    "Q6_K": GgmlType(QK_K, 210),  # half + QK_K/16 scales + 3*QK_K/4
+    "Q5_K": GgmlType(QK_K, 176),  # 2 halves + 12 scale bytes + QK_K/2 + QK_K/8
+    "Q4_K": GgmlType(QK_K, 144),  # 2 halves + 12 scale bytes + QK_K/2
+    "Q3_K": GgmlType(QK_K, 110),  # half + QK_K/4 + QK_K/8 + 12
+    "Q2_K": GgmlType(QK_K, 84),  # 2 halves + QK_K/16 + QK_K/4
+    "IQ4_XS": GgmlType(QK_K, 136),  # half + uint16 + QK_K/64 + QK_K/2
+    "IQ3_S": GgmlType(QK_K, 110),
+    "IQ3_XXS": GgmlType(QK_K, 98),  # half + 3*(QK_K/8)
+    "IQ2_XXS": GgmlType(QK_K, 66),  # half + QK_K/8 uint16
+}
+# llama-quant.cpp: the default type of each preset (LLAMA_FTYPE_MOSTLY_*).
+PRESETS = {
+    "BF16": "BF16", "F16": "F16", "Q8_0": "Q8_0", "Q6_K": "Q6_K", "Q5_K_M": "Q5_K", "Q4_K_M": "Q4_K",
+    "Q3_K_M": "Q3_K", "Q2_K": "Q2_K", "IQ4_XS": "IQ4_XS",
+}
+# The quants a page lists, largest first.
+PAGE_QUANTS = ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "Q3_K_M", "Q2_K", "IQ4_XS")
+# llama-quant.cpp: a row width the type's block does not divide falls back to these.
+FALLBACK = {
+    "Q2_K": "IQ4_NL", "Q3_K": "IQ4_NL", "IQ4_XS": "IQ4_NL", "IQ3_XXS": "IQ4_NL", "IQ3_S": "IQ4_NL",
+    "IQ2_XXS": "IQ4_NL", "Q4_K": "Q5_0", "Q5_K": "Q5_1", "Q6_K": "Q8_0",
+}
+
+
+@dataclass(frozen=True)
+class GgufTensor:
+    """One tensor of the file: `name` without `blk.N.` and the suffix, its layer, `row` values per
+    row (ggml's ne[0], the input width), `rows` rows (ne[1] × ne[2]), its type before quantizing."""
+
+    name: str
+    layer: int | None
+    row: int
+    rows: int
+    source: str  # F32 or the conversion's 16-bit type
+    experts: bool = False  # a 3-D tensor of every routed expert (ffn_*_exps)
+
+    @property
+    def values(self) -> int:
+        return self.row * self.rows
+
+    @property
+    def quantizable(self) -> bool:
+        """llama_model_quantize_impl: 2-D weights, but norms and the MoE router; MXFP4 experts (gpt-oss)
+        are kept as they are."""
+        return self.source not in ("F32", "MXFP4")
+
+
+def _matrix(name: str, layer: int | None, row: int, rows: int, experts: bool = False, source: str = "BF16") -> GgufTensor:
+    return GgufTensor(name, layer, row, rows, source, experts)
+
+
+def _vector(name: str, layer: int | None, size: int) -> GgufTensor:
+    return GgufTensor(name, layer, size, 1, "F32")
+
+
+def _attention(model: Model, i: int) -> Iterator[GgufTensor]:
+    arch = model.architecture
+    a, hidden = arch.attention, arch.hidden_size
+    if a.kind == "mla":
+        qk_head = a.qk_nope_head_dim + a.qk_rope_head_dim
+        if a.q_lora_rank:
+            yield _matrix("attn_q_a", i, hidden, a.q_lora_rank)
+            yield _vector("attn_q_a_norm", i, a.q_lora_rank)
+            yield _matrix("attn_q_b", i, a.q_lora_rank, a.heads * qk_head)
+        else:
+            yield _matrix("attn_q", i, hidden, a.heads * qk_head)
+        yield _matrix("attn_kv_a_mqa", i, hidden, a.kv_lora_rank + a.qk_rope_head_dim)
+        yield _vector("attn_kv_a_norm", i, a.kv_lora_rank)
+        yield _matrix("attn_kv_b", i, a.kv_lora_rank, a.heads * (a.qk_nope_head_dim + a.v_head_dim))
+        yield _matrix("attn_output", i, a.heads * a.v_head_dim, hidden)
+        return
+    q_dim, kv_dim = a.query_dim, a.kv_dim
+    if a.fused_qkv:  # Phi-3: llama.cpp keeps the checkpoint's one qkv_proj as attn_qkv
+        yield _matrix("attn_qkv", i, hidden, q_dim + 2 * kv_dim)
+    else:
+        yield _matrix("attn_q", i, hidden, q_dim)
+        yield _matrix("attn_k", i, hidden, kv_dim)
+        yield _matrix("attn_v", i, hidden, kv_dim)
+    yield _matrix("attn_output", i, q_dim, hidden)
+    if a.qkv_bias:
+        yield _vector("attn_qkv_bias", i, q_dim + 2 * kv_dim)
+    if a.output_bias:
+        yield _vector("attn_output_bias", i, hidden)
+    if a.qk_norm == "head":
+        yield _vector("attn_qk_norm", i, 2 * a.head_dim)
+    elif a.qk_norm == "layer":
+        yield _vector("attn_qk_norm", i, q_dim + kv_dim)
+    if a.sinks:
+        yield _vector("attn_sinks", i, a.heads)
+
+
+def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
+    arch = model.architecture
+    hidden = arch.hidden_size
+    if arch.moe is None or i < (arch.dense_layers or 0):
+        yield _matrix("ffn_gate", i, hidden, arch.intermediate_size)
+        yield _matrix("ffn_up", i, hidden, arch.intermediate_size)
+        yield _matrix("ffn_down", i, arch.intermediate_size, hidden)
+        return
+    moe, experts = arch.moe, model.experts
+    yield _vector("ffn_gate_inp", i, hidden * experts)  # the router: F32 (convert_hf_to_gguf.py)
+    width = moe.expert_intermediate_size
+    source = "MXFP4" if arch.formats.get("routed_experts") == "mxfp4" else "BF16"
+    yield _matrix("ffn_gate_exps", i, hidden, width * experts, True, source)
+    yield _matrix("ffn_up_exps", i, hidden, width * experts, True, source)
+    yield _matrix("ffn_down_exps", i, width, hidden * experts, True, source)
+    if moe.shared_experts:
+        shared = (moe.shared_expert_intermediate_size or width) * moe.shared_experts
+        yield _matrix("ffn_gate_shexp", i, hidden, shared)
+        yield _matrix("ffn_up_shexp", i, hidden, shared)
+        yield _matrix("ffn_down_shexp", i, shared, hidden)
+    if moe.router_bias:
+        yield _vector("exp_probs_b", i, experts)
+    if moe.expert_bias:
+        yield _vector("ffn_exps_bias", i, (2 * width + hidden) * experts)
+    if moe.shared_expert_gate:
+        yield _vector("ffn_gate_inp_shexp", i, hidden)
+
+
+def gguf_sizable(model: Model) -> bool:
+    """Whether the file can be laid out here: softmax attention in every layer, no sparse-attention
+    indexer (DeepSeek-V3.2, GLM-5) and no latent MoE, which llama.cpp at that commit does not have."""
+    arch = model.architecture
+    return (arch is not None and arch.linear_attention is None and not arch.attention.indexer_heads
+            and (arch.moe is None or not arch.moe.latent_size))
+
+
+def gguf_tensors(model: Model) -> list[GgufTensor]:
+    """The tensors of the model's GGUF file, in file order (layer by layer)."""
+    arch = model.architecture
+    hidden = arch.hidden_size
+    result = [_matrix("token_embd", None, hidden, arch.vocab_size)]
+    for i in range(arch.layers):
+        result += [_vector("layer_norms", i, arch.norms_per_layer * hidden)]
+        result += _attention(model, i)
+        result += _feed_forward(model, i)
+    result.append(_vector("output_norm", None, hidden))
+    if not arch.tied_embeddings:
+        result.append(_matrix("output", None, hidden, arch.vocab_size))
+    return result
+
+
+# ---- llama-quant.cpp llama_tensor_get_type, for the presets of PRESETS ----------------------------
+
+def _use_more_bits(i_layer: int, n_layers: int) -> bool:
+    return i_layer < n_layers // 8 or i_layer >= 7 * n_layers // 8 or (i_layer - n_layers // 8) % 3 == 2
+
+
+@dataclass(frozen=True)
+class _Model:
+    """What llama_tensor_get_type reads of the model."""
+
+    layers: int
+    n_expert: int
+    n_gqa: int
+    is_70b: bool  # LLM_TYPE_70B: 80 layers of Llama or Qwen2 (llama-model.cpp)
+    has_output: bool
+
+
+def _facts(model: Model) -> _Model:
+    arch = model.architecture
+    a = arch.attention
+    gqa = a.heads // a.kv_heads if a.kind == "gqa" else 1
+    dense_gqa = arch.moe is None and a.kind == "gqa" and gqa > 1
+    return _Model(arch.layers, model.experts or 0, gqa, dense_gqa and arch.layers == 80, not arch.tied_embeddings)
+
+
+def _chosen_type(preset: str, tensor: GgufTensor, facts: _Model, imatrix: bool) -> str:
+    """The type before the row-width check (llama_tensor_get_type's branches for these presets)."""
+    new = PRESETS[preset]
+    name, i = tensor.name, tensor.layer
+    if name == "output" or (name == "token_embd" and not facts.has_output):
+        if tensor.row % GGML_TYPES[new].values:
+            return "Q8_0"
+        return new if new == "Q8_0" else "Q6_K"
+    if name == "token_embd":
+        return new
+    if name == "attn_v":
+        if preset == "Q2_K":
+            new = "Q4_K" if facts.n_gqa >= 4 else "Q3_K"
+        elif preset == "Q3_K_M":
+            new = "Q5_K" if i < 2 else "Q4_K"
+        elif preset == "IQ4_XS" and facts.n_gqa >= 4:
+            new = "Q5_K"
+        elif preset in ("Q4_K_M", "Q5_K_M") and _use_more_bits(i, facts.layers):
+            new = "Q6_K"
+        if facts.is_70b and new in ("Q3_K", "Q4_K"):
+            new = "Q5_K"
+        if facts.n_expert == 8:  # "for the 8-expert model, bumping this to Q8_0 trades just ~128MB"
+            new = "Q8_0"
+        return new
+    if name == "attn_k":
+        return "Q8_0" if facts.n_expert == 8 else new
+    if name.startswith("ffn_down"):
+        if preset == "Q2_K":
+            return "Q3_K"
+        if preset == "Q3_K_M":
+            return "Q5_K" if i < facts.layers // 16 else "Q4_K"  # arch != FALCON: always Q4_K past the first
+        if preset in ("Q4_K_M", "Q5_K_M") and _use_more_bits(i, facts.layers):
+            return "Q6_K"
+        if preset == "IQ4_XS" and i < facts.layers // 8 and not imatrix:
+            return "Q5_K"
+        return new
+    if name == "attn_qkv":
+        return {"Q3_K_M": "Q4_K", "Q4_K_M": "Q5_K", "Q5_K_M": "Q6_K"}.get(preset, new)
+    if name == "attn_output":
+        if facts.n_expert == 8:
+            return "Q5_K" if preset in ("Q2_K", "Q3_K_M", "Q4_K_M", "IQ4_XS") else new
+        return {"Q2_K": "Q3_K", "Q3_K_M": "Q4_K"}.get(preset, new)
+    return new
+
+
+def tensor_type(preset: str, tensor: GgufTensor, facts: _Model, imatrix: bool = False) -> str:
+    """The type of `tensor` in a file quantized with `preset` (`llama-quantize [--imatrix F] model.gguf
+    PRESET`; an importance matrix only changes IQ4_XS's first ffn_down layers here)."""
+    if not tensor.quantizable:
+        return tensor.source
+    default = PRESETS[preset]
+    if default in ("F16", "BF16"):
+        return default
+    new = _chosen_type(preset, tensor, facts, imatrix)
+    if tensor.row % GGML_TYPES[new].values:
+        new = FALLBACK.get(new, "F16")
+        if tensor.row % GGML_TYPES[new].values:
+            new = "F16"
+    return new
+
+
+def tensor_bytes(tensor: GgufTensor, type_name: str) -> int:
+    ggml = GGML_TYPES[type_name]
+    return tensor.rows * (tensor.row // ggml.values) * ggml.bytes
+
+
+@dataclass(frozen=True)
+class GgufFile:
+    preset: str
+    tensor_bytes: int  # the tensors' data (llama.cpp's "file size"; metadata and alignment aside)
+    values: int
+    types: tuple[tuple[GgufTensor, str], ...]
+
+    @property
+    def bits_per_weight(self) -> float:
+        """llama-model-loader.cpp: "file size = %.2f GiB (%.2f BPW)" with BPW = bytes × 8 / elements."""
+        return self.tensor_bytes * 8 / self.values
+
+
+def gguf_file(model: Model, preset: str, imatrix: bool = False) -> GgufFile:
+    facts = _facts(model)
+    typed = tuple((tensor, tensor_type(preset, tensor, facts, imatrix)) for tensor in gguf_tensors(model))
+    return GgufFile(
+        preset=preset,
+        tensor_bytes=sum(tensor_bytes(tensor, kind) for tensor, kind in typed),
+        values=sum(tensor.values for tensor, _ in typed),
+        types=typed,
+    )
