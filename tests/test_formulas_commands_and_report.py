@@ -4,10 +4,10 @@ import pytest
 
 from generator.sizing.headline import FULL_FINE_TUNING, LORA, QLORA, RULE, fine_tuning_bytes
 from generator.sizing.kv_cache import default_context, kv_cache, kv_room
-from generator.sizing.launch_commands import launch_commands, serve_command
+from generator.sizing.launch_commands import serve_command
 from generator.sizing.setups import RUNTIME_OVERHEAD, ParallelSplit, Setup, machine_shapes
 from generator.sizing.size_report import size_report
-from tests.formula_records import arch, gpu, model, moe
+from tests.formula_records import arch, gpu, model
 
 G = gpu("g", 1_000_000, price="1.00", bandwidth=1_000_000)
 
@@ -41,19 +41,6 @@ def test_vllm_and_sglang_get_the_same_split(setup, split, context, vllm_lines, s
     assert vllm[0] == "vllm serve test/tiny" and sglang[:2] == ["python -m sglang.launch_server", "--model-path test/tiny"]
     assert vllm[1:] == [*vllm_lines, f"--max-model-len {context}"]
     assert sglang[2:] == [*sglang_lines, f"--context-length {context}"]
-
-
-@pytest.mark.parametrize("context, ctx_size", [(40_000, 32_768), (4_096, 4_096)], ids=["capped", "short"])
-def test_llama_cpp_context_is_capped_at_32768(context, ctx_size):
-    commands = launch_commands(model(arch()), "vllm", "sglang", context)
-    assert commands.llama_cpp.splitlines()[-1].strip() == f"--ctx-size {ctx_size}"
-    assert "-m tiny-Q4_K_M.gguf" in commands.llama_cpp
-
-
-def test_only_moe_models_get_the_experts_on_cpu_command():
-    assert launch_commands(model(arch()), "vllm", "sglang", 4_096).llama_cpp_offload is None
-    moe_commands = launch_commands(model(arch(moe=moe())), "vllm", "sglang", 4_096)
-    assert r'--override-tensor "\.ffn_.*_exps\.=CPU"' in moe_commands.llama_cpp_offload
 
 
 # The base dense model of formula_records: embeddings 1,600, attention 2 × (16 × 24 + 2 × 16 × 6 + 24 × 16) = 1,920, MLP 2 × 3 × 16 × 40

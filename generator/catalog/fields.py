@@ -15,6 +15,7 @@ EXPERTS = schema.whole_number(1, 10**6)  # routed experts: today's largest MoE h
 CONTEXT = schema.whole_number(1, 10**9)  # tokens: today's longest windows are ~10^7
 BATCH = schema.whole_number(1, 10**6)  # concurrent sequences `size --batch` asks about
 GPU_COUNT = schema.whole_number(1, 4096)  # GPUs `plan --count` asks about: 512 machines of 8
+LAYERS = schema.whole_number(0, 10**4)  # llama.cpp's --n-gpu-layers and --n-cpu-moe
 DIMENSION = schema.whole_number(1, 10**7)  # widths, heads, ranks, vocabularies, layers: ~10^5 today
 COUNT = schema.whole_number(0, 10**7)  # how many leading dense layers, extra layers, shared experts
 PRICE = schema.decimal_number(Decimal("0.0001"), Decimal(10**6))  # USD per hour or per million tokens

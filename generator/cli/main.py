@@ -19,10 +19,12 @@ from generator.site.render import BABEL_LOCALES
 from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
-from generator.cli.plan_output import plan_json, plan_text
+from generator.cli.plan_output import llama_cpp_json, llama_cpp_text, plan_json, plan_text
 from generator.sizing.engines import ENGINES, KV_DTYPES, VLLM_UTILIZATION
 from generator.sizing.planner import PlanRequest, plan_that_starts
-from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT
+from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
+from generator.sizing.gguf import PRESETS, gguf_sizable
+from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
 from generator.catalog.schema import NOT_TEXT
 from generator.site.build import build_site
 from generator.site.errors import BuildError
@@ -91,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("model", metavar="MODEL", help="catalog id (openai/gpt-oss-120b) or slug (gpt-oss-120b)")
     plan.add_argument("--gpu", required=True, metavar="GPU", help="catalog GPU slug (h100-sxm)")
     plan.add_argument("--count", type=_whole_number(GPU_COUNT), default=1, metavar="N", help="GPUs (default: 1)")
-    plan.add_argument("--engine", choices=list(ENGINES), default="vllm", help="serving engine (default: vllm)")
+    plan.add_argument("--engine", choices=[*ENGINES, LLAMA_CPP], default="vllm", help="serving engine (default: vllm)")
     plan.add_argument("--context", type=_whole_number(CONTEXT), metavar="TOKENS",
                       help="--max-model-len (vLLM) or --context-length (SGLang) (default: the model's context window)")
     plan.add_argument("--users", type=_whole_number(BATCH), default=1, metavar="N",
@@ -103,6 +105,13 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--kv-dtype", choices=list(KV_DTYPES), default="auto", help="KV cache type (default: auto, 16-bit)")
     plan.add_argument("--precision", choices=list(PRECISIONS), default="native",
                       help="weights at 16 bits, 8 bits (FP8), 4 bits, or as published (default: native)")
+    gguf = plan.add_argument_group("llama.cpp (--engine llama.cpp: a GGUF file, layers on the GPUs, the rest in RAM)")
+    gguf.add_argument("--quant", choices=list(PRESETS), default="Q4_K_M", help="llama-quantize preset of the file (default: Q4_K_M)")
+    gguf.add_argument("--n-gpu-layers", type=_whole_number(LAYERS), metavar="N",
+                      help="layers on the GPUs, the output layer first (default: the most that fit)")
+    gguf.add_argument("--n-cpu-moe", type=_whole_number(LAYERS), metavar="N",
+                      help="keep the routed experts of the first N layers in RAM (default: with MoE, the fewest that fit)")
+    gguf.add_argument("--cache-type", choices=list(CACHE_TYPES), default="f16", help="KV cache type, K and V (default: f16)")
     plan.add_argument("--json", action="store_true", help="print one JSON object")
     prices = commands.add_parser("prices", help="update GPU prices from a feed")
     price_commands = prices.add_subparsers(dest="prices_command", required=True, metavar="ACTION")
@@ -281,11 +290,35 @@ def _plan(catalog, args) -> int:
         print(f"plan: --count: more than one machine of {gpu.name} ({largest} GPUs each) must be a multiple "
               f"of {largest} (got {args.count})", file=sys.stderr)
         return 2
+    if args.engine == LLAMA_CPP:
+        return _plan_llama_cpp(model, gpu, args)
+    llama_only = [flag for flag, given in (("--quant", args.quant != "Q4_K_M"), ("--n-gpu-layers", args.n_gpu_layers is not None),
+                                           ("--n-cpu-moe", args.n_cpu_moe is not None), ("--cache-type", args.cache_type != "f16")) if given]
+    if llama_only:
+        print(f"plan: {llama_only[0]}: only with --engine llama.cpp", file=sys.stderr)
+        return 2
     request = PlanRequest(engine=args.engine, context=args.context, users=args.users,
                           memory_fraction=args.memory_fraction, kv_dtype=args.kv_dtype,
                           precision=PRECISIONS[args.precision])
     result = plan_that_starts(model, gpu, args.count, request)
     print(json.dumps(plan_json(result), indent=2) if args.json else plan_text(result))
+    return 0
+
+
+def _plan_llama_cpp(model, gpu, args) -> int:
+    others = [flag for flag, given in (("--gpu-memory-utilization", args.memory_fraction is not None),
+                                       ("--kv-dtype", args.kv_dtype != "auto"), ("--precision", args.precision != "native")) if given]
+    if others:
+        print(f"plan: {others[0]}: not a llama.cpp option (use --quant and --cache-type)", file=sys.stderr)
+        return 2
+    if not gguf_sizable(model):
+        print(f"plan: {model.slug}: its GGUF layout (linear attention, a sparse-attention indexer or a latent MoE) "
+              "is not modelled for llama.cpp", file=sys.stderr)
+        return 2
+    request = LlamaCppRequest(quant=args.quant, context=args.context, users=args.users, n_gpu_layers=args.n_gpu_layers,
+                              n_cpu_moe=args.n_cpu_moe, cache_type=args.cache_type)
+    result = llama_cpp_plan(model, gpu, args.count, request)
+    print(json.dumps(llama_cpp_json(result), indent=2) if args.json else llama_cpp_text(result))
     return 0
 
 

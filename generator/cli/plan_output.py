@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from generator.sizing.engines import ENGINE_NAMES, GIB
+from generator.sizing.llama_cpp import LLAMA_CPP, LLAMA_CPP_VERSION, LlamaCppPlan
 from generator.sizing.planner import (
     CONTEXT_DOES_NOT_FIT,
     MEMORY_IN_USE,
@@ -96,5 +97,61 @@ def plan_text(plan: Plan) -> str:
     if plan.changes:
         lines += ["", f"  as asked it does not start: {REASONS[plan.refused]}",
                   f"  changed so that it starts: {', '.join(' '.join(flag) for flag in plan.changes)}"]
+    lines += ["", plan.command]
+    return "\n".join(lines)
+
+
+def llama_cpp_json(plan: LlamaCppPlan) -> dict:
+    return {
+        "model": plan.model.id,
+        "gpu": plan.gpu.slug,
+        "count": plan.count,
+        "engine": LLAMA_CPP,
+        "engine_version": LLAMA_CPP_VERSION,
+        "quant": plan.request.quant,
+        "gguf_file_bytes": plan.file.tensor_bytes,  # the tensors; the file adds its metadata (a few MB)
+        "bits_per_weight": round(plan.file.bits_per_weight, 4),
+        "context": plan.context,
+        "users": plan.request.users,
+        "cache_type": plan.request.cache_type,
+        "n_gpu_layers": plan.n_gpu_layers,
+        "n_cpu_moe": plan.n_cpu_moe,
+        "total_memory_bytes_per_gpu": plan.total_memory_bytes,
+        "weights_bytes_per_gpu": plan.weights_bytes_per_gpu,
+        "weights_bytes_in_ram": plan.weights_bytes_in_ram,
+        "kv_bytes_per_token": plan.kv_bytes_per_token,
+        "kv_bytes_per_gpu": plan.kv_bytes_per_gpu,
+        "kv_bytes_in_ram": plan.kv_bytes_in_ram,
+        "compute_buffer_bytes": plan.compute_buffer_bytes,
+        "starts": plan.starts,
+        "gpu_read_bytes_per_token": plan.gpu_read_bytes,
+        "ram_read_bytes_per_token": plan.ram_read_bytes,
+        "decode_tokens_per_second": plan.decode_tokens_per_second,
+        "price_per_hour": None if plan.gpu.price_per_gpu_hour is None else float(plan.gpu.price_per_gpu_hour * plan.count),
+        "command": plan.command,
+    }
+
+
+def llama_cpp_text(plan: LlamaCppPlan) -> str:
+    lines = [
+        f"{plan.model.name} {plan.request.quant} on {plan.count} × {plan.gpu.name}, llama.cpp ({LLAMA_CPP_VERSION})",
+        f"GGUF {_gib(plan.file.tensor_bytes)} of tensors ({plan.file.bits_per_weight:.2f} bits per weight); "
+        f"context {plan.context:,} tokens, {plan.request.users} user{'s' if plan.request.users != 1 else ''}, "
+        f"cache {plan.request.cache_type}",
+        "",
+        f"  --n-gpu-layers {plan.n_gpu_layers}" + (f", --n-cpu-moe {plan.n_cpu_moe}" if plan.n_cpu_moe else ""),
+        "  per GPU (the fullest)",
+        f"    memory CUDA reports     {_gib(plan.total_memory_bytes):>14}",
+        f"    weights                 {_gib(plan.weights_bytes_per_gpu):>14}",
+        f"    KV cache                {_gib(plan.kv_bytes_per_gpu):>14}",
+        f"    compute buffer          {_gib(plan.compute_buffer_bytes):>14}",
+        "  system RAM",
+        f"    weights                 {_gib(plan.weights_bytes_in_ram):>14}",
+        f"    KV cache                {_gib(plan.kv_bytes_in_ram):>14}",
+        "",
+        f"  starts                  {'yes' if plan.starts else 'no: more than the GPU holds with llama.cpp margin of 1 GiB'}",
+    ]
+    if plan.decode_tokens_per_second is not None:
+        lines.append(f"  decode (upper bound)    {plan.decode_tokens_per_second:,.1f} tokens/s per sequence")
     lines += ["", plan.command]
     return "\n".join(lines)

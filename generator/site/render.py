@@ -29,6 +29,7 @@ from generator.site import view_models as page_models
 from generator.site import paths
 from generator.catalog.records import Site
 from generator.sizing.engines import ENGINE_VERSIONS
+from generator.sizing.llama_cpp import RAM_BANDWIDTH
 from generator.sizing.plan_inputs import CALCULATOR_LIMITS
 from generator.sizing.setups import MACHINE_SIZE
 from generator.site.structured_data import inert_json, markdown_text
@@ -146,7 +147,8 @@ class Renderer:
         self.ngettext = translations.ngettext
         env.globals.update(_=self.translate, gettext=self.translate, ngettext=self.translate_plural)
         env.globals["machine_size"] = MACHINE_SIZE  # "more than one 8-GPU machine"
-        env.globals.update(calculator_limits=CALCULATOR_LIMITS, engine_versions=ENGINE_VERSIONS)
+        env.globals.update(calculator_limits=CALCULATOR_LIMITS, engine_versions=ENGINE_VERSIONS,
+                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH)
         env.filters.update(
             number=self.number,
             gb=self.gigabytes,
@@ -157,6 +159,7 @@ class Renderer:
             gb_fine=self.gigabytes_fine,
             or_list=self.or_list,
             rate=self.rate,
+            bits=self.bits,
             code=code_block,
             code_span=code_span,
             href=link_target,
@@ -205,6 +208,10 @@ class Renderer:
         """Tokens per second: one decimal below 10 (0.5, 2.2), whole numbers above."""
         pattern = "#,##0.#" if per_second < 10 else "#,##0"
         return format_decimal(Decimal(str(per_second)), format=pattern, locale=self.locale)
+
+    def bits(self, value: float) -> str:
+        """Bits per weight, two decimals as llama.cpp prints them (4.89; pt: 4,89)."""
+        return format_decimal(Decimal(str(value)).quantize(Decimal("0.01")), format="#,##0.00", locale=self.locale)
 
     def money(self, amount: Decimal) -> str:
         return format_currency(amount, self.site.currency, locale=self.locale)

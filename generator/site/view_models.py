@@ -13,7 +13,8 @@ from typing import Callable
 from urllib.parse import quote
 
 from generator.site import paths
-from generator.sizing.launch_commands import LaunchCommands, launch_commands
+from generator.sizing.launch_commands import LaunchCommands
+from generator.sizing.own_gpu import OwnGpu, own_gpu
 from generator.sizing.detailed import DetailedSizing, detailed_sizing
 from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest_setup
 from generator.catalog.records import Catalog, Gpu, Model, Site, Source
@@ -74,6 +75,7 @@ class ModelPage:
     own_prices: bool  # every price is the brand's own (else the page says where prices come from)
     question: Question | None  # the calculator's first question: the planned setup; None: no plan
     gpus: tuple[Gpu, ...]  # the calculator's GPUs
+    own_gpu: OwnGpu | None  # llama.cpp with GGUF files; None: the file's layout is not modelled
 
     def serving_at(self, bits: int) -> Requirement:
         return next(r for r in self.serving if r.key == str(bits))
@@ -175,10 +177,15 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
     )
     single_gpu = next((r for r in serving if r.setup is not None and r.setup.gpus_per_machine == 1), None)
     detail = detailed_sizing(model, gpus) if model.architecture else None
+    own = own_gpu(model, gpus) if model.architecture else None
     commands = None
     if detail is not None and detail.serving is not None:
         engines = detail.serving
-        commands = launch_commands(model, engines.plan.command, engines.sglang.command, detail.context)
+        commands = LaunchCommands(
+            engines.plan.command, engines.sglang.command,
+            own.chosen.plan.command if own and own.chosen.plan else None,
+            own.offload.command if own and own.offload else None,
+        )
     return ModelPage(
         path=paths.model_page(model.slug),
         model=model,
@@ -195,6 +202,7 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         own_prices=all(g.price_provider == site.brand for g in gpus if g.price_per_gpu_hour is not None),
         question=_planned_question(detail),
         gpus=gpus,
+        own_gpu=own,
     )
 
 

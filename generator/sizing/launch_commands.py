@@ -1,4 +1,4 @@
-"""Launch commands for a model on a setup: vLLM, SGLang and llama.cpp. Pure string building.
+"""Launch commands for a model on a setup: vLLM and SGLang (llama.cpp's: llama_cpp.py). Pure string building.
 
 The published checkpoint's quantization (FP8 blocks, MXFP4) is read by vLLM and SGLang from its
 config.json, so the native setup needs no quantization flag.
@@ -11,18 +11,14 @@ from dataclasses import dataclass
 from generator.sizing.setups import ParallelSplit
 from generator.catalog.records import Model
 
-# NOTE: llama.cpp's selective MoE offload (seed 000, step 5): attention on the GPU, the expert
-# tensors (ffn_*_exps) in system RAM.
-EXPERTS_ON_CPU = r'--override-tensor "\.ffn_.*_exps\.=CPU"'
-LLAMA_CPP_CONTEXT = 32_768  # llama.cpp offload is for trying a model, not for long contexts
 
 
 @dataclass(frozen=True)
 class LaunchCommands:
     vllm: str
     sglang: str
-    llama_cpp: str
-    llama_cpp_offload: str | None  # MoE models only
+    llama_cpp: str | None  # the page's GGUF quant on the smallest card that holds it (own_gpu.py)
+    llama_cpp_offload: str | None  # MoE models: on the smallest card that runs it with experts in RAM
 
 
 def serve_command(model: Model, split: ParallelSplit, machines: int, engine: str, context: int,
@@ -46,14 +42,3 @@ def serve_command(model: Model, split: ParallelSplit, machines: int, engine: str
     for name, value in extra:
         command += f" \\\n  {name} {value}"
     return command
-
-
-def launch_commands(model: Model, vllm: str, sglang: str, context: int) -> LaunchCommands:
-    """A page's commands: vLLM's and SGLang's as their plans made them, and llama.cpp's."""
-    gguf = f"{model.slug}-Q4_K_M.gguf"
-    llama_context = min(context, LLAMA_CPP_CONTEXT)
-    llama = f"llama-server \\\n  -m {gguf} \\\n  --n-gpu-layers 99 \\\n  --ctx-size {llama_context}"
-    offload = None
-    if model.architecture.moe is not None:
-        offload = f"llama-server \\\n  -m {gguf} \\\n  --n-gpu-layers 99 \\\n  {EXPERTS_ON_CPU} \\\n  --ctx-size {llama_context}"
-    return LaunchCommands(vllm, sglang, llama, offload)

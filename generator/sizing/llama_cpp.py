@@ -1,0 +1,231 @@
+"""llama.cpp on N GPUs of one type with a GGUF file: what each GPU and the system RAM hold. Pure.
+
+Rules of llama.cpp (ggml-org/llama.cpp, read at commit 82bb48500a9a6b3374da2cf5811695369278e4d3,
+2026-08-07, and common/common.h at d32676d77426540327835040d5d3279728f0b4c8):
+- src/llama-model.cpp (load_tensors): the input embeddings always stay on the CPU; `-ngl N`
+  offloads the last N of the n_layer + 1 "layers", the output layer first; offloaded layers are
+  split over the GPUs in proportion to their memory (equal GPUs: equal shares, the output layer on
+  the last); a tied output head is copied to the GPU that holds the output layer;
+- common/arg.cpp: `--n-cpu-moe N` keeps the routed experts (ffn_*_exps) of blocks 0..N-1 in RAM;
+- src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-context.cpp: each layer's K and V rows
+  (the latent only for MLA) for n_ctx cells, n_ctx padded to 256; sliding-window layers hold
+  PAD(min(n_ctx, n_swa * n_seq + n_ubatch), 256) cells; the cache sits with its layer;
+- common/common.h: `--fit` (on by default) keeps a margin of 1 GiB free on every GPU.
+The compute buffer has no formula in llama.cpp (it measures a worst-case graph); compute_buffer_bytes
+states the estimate used here and tests/data/llama_cpp_logs.yaml the logs it is checked against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.catalog.records import Gpu, Model
+from generator.sizing.engines import GIB, engine_memory_bytes
+from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_file
+from generator.sizing.kv_cache import default_context
+from generator.sizing.speed import OFFLOAD_BANDWIDTHS
+
+LLAMA_CPP = "llama.cpp"
+LLAMA_CPP_VERSION = "82bb485"  # the commit the rules above were read at
+FIT_MARGIN = GIB  # common/common.h fit_params_target: 1024 MiB per device
+N_UBATCH = 512  # common/common.h: the physical batch
+CONTEXT_PADDING = 256  # llama-context.cpp: GGML_PAD(n_ctx, 256)
+CACHE_TYPES = ("f16", "q8_0", "q4_0")
+# System RAM read by the CPU for the layers and experts kept there: the upper end of seed 000's
+# 30 to 60 GB/s (speed.py OFFLOAD_BANDWIDTHS), a bound, as the pages' offload figures are.
+RAM_BANDWIDTH = OFFLOAD_BANDWIDTHS["ram"][1]
+EXPERT_NAMES = ("ffn_gate_exps", "ffn_up_exps", "ffn_down_exps")
+
+
+def _pad(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
+def _first(holds, low: int, high: int) -> int:
+    """The smallest n in [low, high] for which holds(n), holds being monotone and true at high."""
+    while low < high:
+        middle = (low + high) // 2
+        if holds(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def cache_row_bytes(values: int, cache_type: str) -> int:
+    kind = GGML_TYPES[cache_type.upper()]
+    return values // kind.values * kind.bytes
+
+
+@dataclass(frozen=True)
+class LlamaCppRequest:
+    quant: str = "Q4_K_M"
+    context: int | None = None  # tokens per user; None: the model's window, at most 32,768
+    users: int = 1  # --parallel: every user gets `context` cells of one shared cache
+    n_gpu_layers: int | None = None  # None: the most that fit
+    n_cpu_moe: int | None = None  # None: with MoE, the fewest that fit
+    cache_type: str = "f16"  # --cache-type-k and --cache-type-v
+
+
+@dataclass(frozen=True)
+class LlamaCppPlan:
+    model: Model
+    gpu: Gpu
+    count: int
+    request: LlamaCppRequest
+    file: GgufFile
+    context: int
+    n_gpu_layers: int
+    n_cpu_moe: int
+    weights_bytes_per_gpu: int  # the fullest GPU
+    weights_bytes_in_ram: int
+    kv_bytes_per_gpu: int
+    kv_bytes_in_ram: int
+    kv_bytes_per_token: int  # every layer, this cache type (sliding-window layers up to their window)
+    compute_buffer_bytes: int
+    total_memory_bytes: int  # one GPU, as CUDA reports it
+    starts: bool
+    gpu_read_bytes: int  # one generated token
+    ram_read_bytes: int
+    decode_tokens_per_second: float | None
+
+    @property
+    def command(self) -> str:
+        return llama_server_command(self)
+
+
+def _layer_of(tensor: GgufTensor, layers: int) -> int | None:
+    """The offload layer of a tensor: its block, `layers` for the output layer, None for the input."""
+    if tensor.layer is not None:
+        return tensor.layer
+    return None if tensor.name == "token_embd" else layers
+
+
+def _kv_per_layer(model: Model, cells: int, cache_type: str) -> tuple[int, int]:
+    """(bytes of a full-attention layer, bytes of a sliding-window layer) for `cells` cells."""
+    arch = model.architecture
+    a = arch.attention
+    if a.kind == "mla":  # the latent and the rope key, K only (no V cache)
+        row = cache_row_bytes(a.kv_lora_rank + a.qk_rope_head_dim, cache_type)
+    else:
+        row = 2 * cache_row_bytes(a.kv_heads * a.head_dim, cache_type)
+    window_cells = cells
+    if a.sliding_window:
+        window_cells = min(cells, _pad(a.sliding_window + N_UBATCH, CONTEXT_PADDING))
+    return row * cells, row * window_cells
+
+
+def _is_windowed(model: Model, layer: int) -> bool:
+    """Which layers slide: the first `sliding_window_layers` of every period, as llama.cpp's
+    set_swa_pattern lays them (the last layer of each period is global)."""
+    a = model.architecture.attention
+    windowed, layers = a.sliding_window_layers or 0, model.architecture.layers
+    if not windowed:
+        return False
+    period = layers // (layers - windowed) if layers > windowed else 1
+    return windowed == layers or layer % period < period - 1
+
+
+def compute_buffer_bytes(vocab_size: int, hidden_size: int) -> int:
+    """The GPU's compute buffer with every layer offloaded (an estimate; llama.cpp measures a worst-case
+    graph): the F32 logits of one micro-batch over the vocabulary and one hidden state per token.
+    Public logs (tests/data/llama_cpp_compute_buffers.yaml) show exactly this with flash attention on,
+    or a short context; without flash attention long contexts add the attention scores."""
+    return N_UBATCH * 4 * (vocab_size + hidden_size)
+
+
+def _placement(model: Model, file: GgufFile, gpus: int, ngl: int, cpu_moe: int, cells: int, cache_type: str):
+    """Bytes per GPU (weights, KV) and in RAM for this split; and the bytes one token reads on each side."""
+    arch = model.architecture
+    layers = arch.layers
+    first_gpu_layer = layers + 1 - ngl
+    offloaded = list(range(max(first_gpu_layer, 0), layers + 1))
+    share = {layer: (index * gpus) // max(len(offloaded), 1) for index, layer in enumerate(offloaded)}
+    weights, kv = [0] * gpus, [0] * gpus
+    ram_weights = ram_kv = gpu_read = ram_read = 0
+    full_kv, window_kv = _kv_per_layer(model, cells, cache_type)
+    for tensor, kind in file.types:
+        size = GGML_TYPES[kind].bytes * (tensor.row // GGML_TYPES[kind].values) * tensor.rows
+        layer = _layer_of(tensor, layers)
+        in_ram = layer is None or layer not in share or (tensor.name in EXPERT_NAMES and layer < cpu_moe)
+        # one token reads every weight it passes through; of the routed experts, its share
+        read = 0 if tensor.name == "token_embd" else size * model.experts_per_token // model.experts if tensor.experts else size
+        if in_ram:
+            ram_weights += size
+            ram_read += read
+        else:
+            weights[share[layer]] += size
+            gpu_read += read
+    if arch.tied_embeddings and layers in share:  # the head is the embedding table, copied to the GPU
+        embeddings = next(size for size in (
+            GGML_TYPES[kind].bytes * (t.row // GGML_TYPES[kind].values) * t.rows for t, kind in file.types if t.name == "token_embd"))
+        weights[share[layers]] += embeddings
+        gpu_read += embeddings
+    for layer in range(layers):
+        size = window_kv if _is_windowed(model, layer) else full_kv
+        if layer in share:
+            kv[share[layer]] += size
+        else:
+            ram_kv += size
+    return weights, kv, ram_weights, ram_kv, gpu_read, ram_read
+
+
+def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest = LlamaCppRequest()) -> LlamaCppPlan:
+    arch = model.architecture
+    file = gguf_file(model, request.quant)
+    context = request.context or min(default_context(model), 32_768)
+    cells = _pad(context * request.users, CONTEXT_PADDING)
+    total = engine_memory_bytes(gpu)
+    compute = compute_buffer_bytes(arch.vocab_size, arch.hidden_size)
+    room = total - FIT_MARGIN
+    experts = arch.moe is not None
+
+    def fits(ngl: int, cpu_moe: int) -> bool:
+        weights, kv, *_ = _placement(model, file, count, ngl, cpu_moe, cells, request.cache_type)
+        return ngl == 0 or max(w + k for w, k in zip(weights, kv)) + compute <= room
+
+    all_layers = arch.layers + 1
+    ngl, cpu_moe = request.n_gpu_layers, request.n_cpu_moe
+    if ngl is None and cpu_moe is None and experts and not fits(all_layers, 0) and fits(all_layers, arch.layers):
+        # keep every layer on the GPUs, move the experts of as few layers as it takes to RAM
+        ngl, cpu_moe = all_layers, _first(lambda n: fits(all_layers, n), 0, arch.layers)
+    cpu_moe = cpu_moe or 0
+    if ngl is None:  # the most layers that fit (fewer layers never need more memory)
+        ngl = all_layers - _first(lambda dropped: fits(all_layers - dropped, cpu_moe), 0, all_layers)
+    ngl = min(ngl, all_layers)
+    weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(model, file, count, ngl, cpu_moe, cells, request.cache_type)
+    full_kv, window_kv = _kv_per_layer(model, 1, request.cache_type)
+    kv_per_token = sum(window_kv if _is_windowed(model, layer) else full_kv for layer in range(arch.layers))
+    # one token also reads its sequence's cache: on the GPUs for offloaded layers
+    kv_read = sum(kv) // max(request.users, 1)
+    speed = None
+    if gpu.bandwidth_bytes_per_second:
+        seconds = (gpu_read + kv_read) / gpu.bandwidth_bytes_per_second + (ram_read + ram_kv // max(request.users, 1)) / RAM_BANDWIDTH
+        speed = 1 / seconds
+    fullest = max(range(count), key=lambda index: weights[index] + kv[index])
+    return LlamaCppPlan(
+        model=model, gpu=gpu, count=count, request=request, file=file, context=context, n_gpu_layers=ngl,
+        n_cpu_moe=cpu_moe, weights_bytes_per_gpu=weights[fullest], weights_bytes_in_ram=ram_weights,
+        kv_bytes_per_gpu=kv[fullest], kv_bytes_in_ram=ram_kv, kv_bytes_per_token=kv_per_token,
+        compute_buffer_bytes=compute, total_memory_bytes=total,
+        starts=weights[fullest] + kv[fullest] + compute <= room,
+        gpu_read_bytes=gpu_read + kv_read, ram_read_bytes=ram_read, decode_tokens_per_second=speed,
+    )
+
+
+def gguf_file_name(model: Model, quant: str) -> str:
+    return f"{model.slug}-{quant}.gguf"
+
+
+def llama_server_command(plan: LlamaCppPlan) -> str:
+    request = plan.request
+    command = (f"llama-server \\\n  -m {gguf_file_name(plan.model, request.quant)} \\\n"
+               f"  --n-gpu-layers {plan.n_gpu_layers}")
+    if plan.n_cpu_moe:
+        command += f" \\\n  --n-cpu-moe {plan.n_cpu_moe}"
+    command += f" \\\n  --ctx-size {_pad(plan.context * request.users, CONTEXT_PADDING)}"
+    if request.users > 1:
+        command += f" \\\n  --parallel {request.users}"
+    if request.cache_type != "f16":
+        command += f" \\\n  --cache-type-k {request.cache_type} --cache-type-v {request.cache_type}"
+    return command

@@ -1,0 +1,144 @@
+"""llama.cpp plans: what the GPUs and the RAM hold for a GGUF file, with hand-computed expectations."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.sizing.gguf import gguf_file
+from generator.sizing.llama_cpp import FIT_MARGIN, LlamaCppRequest, compute_buffer_bytes, llama_cpp_plan
+from tests.conftest import ROOT
+
+
+def _model(catalog, slug):
+    return next(m for m in catalog.models if m.slug == slug)
+
+
+def _gpu(catalog, slug):
+    return next(g for g in catalog.gpus if g.slug == slug)
+
+
+@pytest.mark.parametrize("slug, cache_type, expected", [
+    # 32 layers × K and V × 8 KV heads × 128 values; f16 2 bytes, q8_0 34 bytes per 32, q4_0 18 per 32
+    ("llama-3-1-8b-instruct", "f16", 32 * 2 * 1024 * 2),
+    ("llama-3-1-8b-instruct", "q8_0", 32 * 2 * (1024 // 32 * 34)),
+    ("llama-3-1-8b-instruct", "q4_0", 32 * 2 * (1024 // 32 * 18)),
+    # MLA caches the latent and the rope key only: (512 + 64) × 2 bytes × 61 layers
+    ("deepseek-v3", "f16", 576 * 2 * 61),
+])
+def test_kv_bytes_per_token_by_cache_type(catalog, slug, cache_type, expected):
+    plan = llama_cpp_plan(_model(catalog, slug), _gpu(catalog, "h100-sxm"), 8, LlamaCppRequest(context=4096, cache_type=cache_type))
+    assert plan.kv_bytes_per_token == expected
+
+
+def test_sliding_window_layers_hold_their_window_and_a_micro_batch(catalog):
+    # gpt-oss-20b, 131,072 tokens, f16: 12 full layers × 131,072 cells × (8 × 64) × 2 (K, V) × 2 bytes,
+    # and 12 sliding layers of PAD(128 + 512, 256) = 768 cells
+    plan = llama_cpp_plan(_model(catalog, "gpt-oss-20b"), _gpu(catalog, "h100-sxm"), 1, LlamaCppRequest(context=131072))
+    assert plan.kv_bytes_per_gpu == 12 * 131072 * 2048 + 12 * 768 * 2048
+    assert plan.n_gpu_layers == 25 and plan.kv_bytes_in_ram == 0
+
+
+def test_one_gpu_layer_is_the_output_layer(catalog):
+    # -ngl 1: the output head (Q6_K: 128,256 rows × 16 blocks × 210 bytes) and the final norm (F32)
+    plan = llama_cpp_plan(_model(catalog, "llama-3-1-8b-instruct"), _gpu(catalog, "rtx-4090"), 1,
+                          LlamaCppRequest(context=8192, n_gpu_layers=1))
+    assert plan.weights_bytes_per_gpu == 128256 * 16 * 210 + 4096 * 4
+    assert plan.weights_bytes_per_gpu + plan.weights_bytes_in_ram == gguf_file(plan.model, "Q4_K_M").tensor_bytes
+    assert plan.kv_bytes_per_gpu == 0 and plan.kv_bytes_in_ram == 32 * 8192 * 2048 * 2
+
+
+def test_the_input_embeddings_stay_in_ram(catalog):
+    plan = llama_cpp_plan(_model(catalog, "llama-3-1-8b-instruct"), _gpu(catalog, "h100-sxm"), 1, LlamaCppRequest(context=8192))
+    assert plan.n_gpu_layers == 33  # 32 blocks and the output layer
+    assert plan.weights_bytes_in_ram == 128256 * 16 * 144  # token_embd at Q4_K
+
+
+def test_n_cpu_moe_keeps_those_layers_experts_in_ram(catalog):
+    model = _model(catalog, "qwen3-30b-a3b")
+    gpu = _gpu(catalog, "h100-sxm")
+    base = llama_cpp_plan(model, gpu, 1, LlamaCppRequest(context=8192, n_gpu_layers=49, n_cpu_moe=0))
+    moved = llama_cpp_plan(model, gpu, 1, LlamaCppRequest(context=8192, n_gpu_layers=49, n_cpu_moe=2))
+    # two layers of 128 experts: gate and up (2,048 × 768, Q4_K) and down (768 × 2,048): Q4_K in
+    # layer 0 where use_more_bits does not bump it? It does (0 < 48 / 8): down is Q6_K in both
+    gate_up = 2 * 128 * 768 * (2048 // 256) * 144
+    down = 128 * 2048 * (768 // 256) * 210
+    assert base.weights_bytes_per_gpu - moved.weights_bytes_per_gpu == 2 * (gate_up + down)
+    assert moved.weights_bytes_in_ram - base.weights_bytes_in_ram == 2 * (gate_up + down)
+
+
+def test_equal_gpus_share_the_layers_and_the_last_holds_the_output(catalog):
+    model = _model(catalog, "llama-3-1-8b-instruct")
+    one = llama_cpp_plan(model, _gpu(catalog, "rtx-4090"), 1, LlamaCppRequest(context=8192))
+    two = llama_cpp_plan(model, _gpu(catalog, "rtx-4090"), 2, LlamaCppRequest(context=8192))
+    # 33 layers by llama.cpp's split (k / 33 below 0.5 goes to the first): 17 blocks on the first GPU,
+    # blocks 17-31 and the output layer on the second, the fuller of the two with its 431 MB head
+    assert two.kv_bytes_per_gpu == 15 * 8192 * 2048 * 2
+    assert two.weights_bytes_per_gpu < one.weights_bytes_per_gpu
+
+
+LOGS = yaml.safe_load((Path(__file__).parent / "data" / "llama_cpp_compute_buffers.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("row", LOGS, ids=[f"{r['compute_buffer_mib']}MiB-{r['n_ctx']}ctx-fa{r['flash_attn']}" for r in LOGS])
+def test_the_compute_buffer_estimate_against_llama_cpp_logs(row):
+    # e.g. Llama-3-8B: 512 × 4 × (128,256 + 4,096) = 271,056,896 bytes = 258.50 MiB, as logged
+    estimate = compute_buffer_bytes(row["n_vocab"], row["n_embd"]) / 2**20
+    within = abs(estimate / row["compute_buffer_mib"] - 1) <= 0.01
+    assert within != bool(row.get("miss")), (estimate, row["compute_buffer_mib"], row.get("miss"))
+    assert row["url"].startswith("https://") and "compute buffer size" in row["quote"]
+
+
+def test_the_compute_buffer_of_llama_3_1_8b():
+    assert compute_buffer_bytes(128256, 4096) == 512 * 4 * (128256 + 4096) == 271_056_896
+
+
+def test_the_fewest_expert_layers_in_ram_that_fit_are_chosen(catalog):
+    model, gpu = _model(catalog, "qwen3-30b-a3b"), _gpu(catalog, "rtx-3060")
+    chosen = llama_cpp_plan(model, gpu, 1, LlamaCppRequest(context=32768))
+    assert chosen.starts and chosen.n_gpu_layers == 49 and 0 < chosen.n_cpu_moe < 48
+    one_fewer = llama_cpp_plan(model, gpu, 1, LlamaCppRequest(context=32768, n_gpu_layers=49, n_cpu_moe=chosen.n_cpu_moe - 1))
+    assert not one_fewer.starts
+    room = gpu.memory_bytes - FIT_MARGIN
+    assert chosen.weights_bytes_per_gpu + chosen.kv_bytes_per_gpu + chosen.compute_buffer_bytes <= room
+    assert "--n-cpu-moe " + str(chosen.n_cpu_moe) in chosen.command
+
+
+def test_a_dense_model_too_large_keeps_its_first_layers_in_ram(catalog):
+    model, gpu = _model(catalog, "llama-3-1-70b-instruct"), _gpu(catalog, "rtx-4090")
+    plan = llama_cpp_plan(model, gpu, 1, LlamaCppRequest(context=8192))
+    assert plan.starts and 0 < plan.n_gpu_layers < 81
+    assert not llama_cpp_plan(model, gpu, 1, LlamaCppRequest(context=8192, n_gpu_layers=plan.n_gpu_layers + 1)).starts
+    # the decode bound adds the RAM's share at its bandwidth: slower than on GPUs alone
+    assert plan.ram_read_bytes > 0 and plan.decode_tokens_per_second < 1008e9 / plan.gpu_read_bytes
+
+
+def test_plan_command_prints_the_llama_cpp_fields(catalog):
+    printed = subprocess.run(
+        [sys.executable, "-m", "generator", "plan", "qwen3-30b-a3b", "--engine", "llama.cpp", "--quant", "Q4_K_M",
+         "--gpu", "rtx-3060", "--context", "32768", "--cache-type", "q8_0", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert printed.returncode == 0, printed.stderr
+    data = json.loads(printed.stdout)
+    for field in ("gguf_file_bytes", "bits_per_weight", "weights_bytes_per_gpu", "weights_bytes_in_ram",
+                  "compute_buffer_bytes", "kv_bytes_per_token", "starts", "decode_tokens_per_second", "n_gpu_layers",
+                  "n_cpu_moe", "command"):
+        assert field in data
+    assert data["kv_bytes_per_token"] == 48 * 2 * (512 // 32 * 34)  # 4 KV heads × 128, q8_0
+    assert "--cache-type-k q8_0 --cache-type-v q8_0" in data["command"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--quant", "Q4_K_M", "--n-gpu-layers", "3"], "plan: --n-gpu-layers: only with --engine llama.cpp"),
+    (["--engine", "llama.cpp", "--kv-dtype", "fp8"], "plan: --kv-dtype: not a llama.cpp option (use --quant and --cache-type)"),
+])
+def test_options_of_the_other_engines_are_refused(args, message):
+    printed = subprocess.run([sys.executable, "-m", "generator", "plan", "qwen3-8b", "--gpu", "rtx-4090", *args],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert printed.returncode == 2 and printed.stderr.strip() == message
