@@ -17,8 +17,10 @@ from fractions import Fraction
 import pytest
 
 from generator.catalog.records import Gpu
-from generator.cli.plan_output import plan_json
+from generator.cli.plan_output import llama_cpp_json, plan_json
 from generator.sizing.fit import fit_row
+from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
+from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
 from generator.sizing.plan_inputs import CALCULATOR_COUNTS, model_inputs, shared_inputs
 from generator.sizing.planner import PlanRequest, plan_that_starts
 from generator.site.render import Renderer
@@ -159,6 +161,15 @@ def test_the_fit_rows_of_the_javascript_are_the_python_ones(catalog, planner_pag
 
 # ---- the pages, as a reader uses them (the fixture catalog's site) -------------------------------
 
+def open_calculator(page, server, lang, slug, query, ready="starts"):
+    page.goto(f"{server}{lang}/models/{slug}.html{query}")
+    page.wait_for_selector(f"#calculator:not([hidden]) [data-out='{ready}'][data-value]")
+
+
+def model_and_gpu(catalog, model_slug, gpu_slug):
+    return (next(m for m in catalog.models if m.slug == model_slug), next(g for g in catalog.gpus if g.slug == gpu_slug))
+
+
 def outputs(page) -> dict:
     return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#calculator [data-out][data-value]')]
         .map(e => [e.dataset.out, e.dataset.value]))""")
@@ -167,10 +178,8 @@ def outputs(page) -> dict:
 @pytest.mark.parametrize("lang", ["pt", "en"])
 def test_the_calculator_answers_the_question_in_the_address(page, server, fixture_catalog, lang):
     query = "?gpu=h100-sxm&count=2&context=32768&users=8&engine=sglang&kv-dtype=fp8&precision=fp8"
-    page.goto(f"{server}{lang}/models/llama-3-1-8b-instruct.html{query}")
-    page.wait_for_selector("#calculator:not([hidden]) [data-out='starts'][data-value]")
-    model = next(m for m in fixture_catalog.models if m.slug == "llama-3-1-8b-instruct")
-    gpu = next(g for g in fixture_catalog.gpus if g.slug == "h100-sxm")
+    open_calculator(page, server, lang, "llama-3-1-8b-instruct", query)
+    model, gpu = model_and_gpu(fixture_catalog, "llama-3-1-8b-instruct", "h100-sxm")
     expected = plan_json(plan_that_starts(model, gpu, 2, PlanRequest(
         engine="sglang", context=32768, users=8, kv_dtype="fp8", precision="fp8")))
     shown = outputs(page)
@@ -301,4 +310,64 @@ def test_my_own_gpu_is_planned_from_the_memory_and_bandwidth_typed_in(page, serv
     # without a memory the question cannot be asked, and the note says what to type
     page.fill("#calculator input[name=gpu-memory-gb]", "")
     assert page.locator("#calculator [data-out='note']").inner_text() == "Type your GPU's memory to plan on it."
+    assert page.problems == []
+
+
+# ---- llama.cpp in the calculator: planner.js's llamaCppPlan against `plan --engine llama.cpp` ---
+
+def llama_questions(catalog, number: int, seed: int = 5) -> list[dict]:
+    rng = random.Random(seed)
+    models = [m for m in catalog.models if gguf_sizable(m)]
+    asked = []
+    for index in range(number):
+        model = models[index % len(models)] if index < len(models) else rng.choice(models)
+        asked.append({
+            "model": model, "gpu": rng.choice(catalog.gpus), "count": rng.choice([1, 1, 2, 4]),
+            "request": LlamaCppRequest(
+                quant=rng.choice([*PAGE_QUANTS, "BF16"]), context=rng.choice([None, 4096, 32768, 100_000]),
+                users=rng.choice([1, 1, 3]), n_gpu_layers=rng.choice([None, None, 0, 1, 10, 999]),
+                n_cpu_moe=rng.choice([None, None, 0, 5]), cache_type=rng.choice(["f16", "q8_0", "q4_0"])),
+        })
+    return asked
+
+
+def test_the_javascript_llama_cpp_plan_gives_the_figures_of_plan(catalog, planner_page):
+    asked = llama_questions(catalog, 300)
+    data = {
+        "shared": shared_inputs(catalog.gpus),
+        "models": {q["model"].slug: model_inputs(q["model"]) for q in asked},
+        "questions": [{"model": q["model"].slug, "gpu": q["gpu"].slug, "count": q["count"], "request": {
+            "quant": q["request"].quant, "context": q["request"].context, "users": q["request"].users,
+            "nGpuLayers": q["request"].n_gpu_layers, "nCpuMoe": q["request"].n_cpu_moe,
+            "cacheType": q["request"].cache_type}} for q in asked],
+    }
+    got = planner_page.evaluate(
+        """data => data.questions.map(q => window.VramPlanner.llamaCppJson(window.VramPlanner.llamaCppPlan(
+            data.models[q.model], data.shared, data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request)))""",
+        data,
+    )
+    wrong = []
+    for question, answer in zip(asked, got):
+        expected = llama_cpp_json(llama_cpp_plan(question["model"], question["gpu"], question["count"], question["request"]))
+        problems = differences(expected, answer)
+        if problems:
+            wrong.append(f"{question['model'].slug} {question['request']}: {problems[:3]}")
+    assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
+    assert {a["starts"] for a in got} == {True, False} and any(a["n_cpu_moe"] for a in got)
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_calculator_plans_llama_cpp_from_the_address(page, server, fixture_catalog, lang):
+    query = "?engine=llama.cpp&gpu=rtx-4090&count=1&context=16384&users=1&quant=Q5_K_M&cache-type=q8_0"
+    open_calculator(page, server, lang, "llama-3-1-8b-instruct", query, ready="gguf_file_bytes")
+    model, gpu = model_and_gpu(fixture_catalog, "llama-3-1-8b-instruct", "rtx-4090")
+    expected = llama_cpp_json(llama_cpp_plan(model, gpu, 1, LlamaCppRequest(quant="Q5_K_M", context=16384, cache_type="q8_0")))
+    shown = outputs(page)
+    for field in ("gguf_file_bytes", "weights_bytes_per_gpu", "weights_bytes_in_ram", "kv_bytes_per_gpu",
+                  "compute_buffer_bytes", "n_gpu_layers"):
+        assert int(shown[field]) == expected[field], field
+    assert page.locator("#calculator [data-out='command']").inner_text() == expected["command"]
+    assert not page.locator("#calculator [data-out='kv_tokens']").is_visible()  # vLLM's figures are hidden
+    babel = Renderer(fixture_catalog.site, lang)
+    assert page.locator("#calculator [data-out='bits_per_weight']").inner_text() == babel.bits(expected["bits_per_weight"])
     assert page.problems == []

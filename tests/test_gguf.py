@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from generator.sizing.gguf import (
-    GGML_TYPES, GgufTensor, _facts, gguf_file, gguf_sizable, gguf_tensors, tensor_bytes, tensor_type,
+    GGML_TYPES, GgufTensor, gguf_facts, gguf_file, gguf_sizable, gguf_tensors, tensor_bytes, tensor_type,
 )
 from generator.sizing.weights import tensors
 
@@ -45,7 +45,7 @@ def test_block_layouts(name, values, block_bytes, bits):
 def _type(catalog, slug, preset, name, layer, imatrix=False):
     model = next(m for m in catalog.models if m.slug == slug)
     tensor = next(t for t in gguf_tensors(model) if t.name == name and t.layer == layer)
-    return tensor_type(preset, tensor, _facts(model), imatrix)
+    return tensor_type(preset, tensor, gguf_facts(model), imatrix)
 
 
 @pytest.mark.parametrize("slug, preset, name, layer, expected", [

@@ -29,7 +29,7 @@ from generator.site import view_models as page_models
 from generator.site import paths
 from generator.catalog.records import Site
 from generator.sizing.engines import ENGINE_VERSIONS
-from generator.sizing.llama_cpp import RAM_BANDWIDTH
+from generator.sizing.llama_cpp import LLAMA_CPP_VERSION, RAM_BANDWIDTH
 from generator.sizing.plan_inputs import CALCULATOR_LIMITS
 from generator.sizing.setups import MACHINE_SIZE
 from generator.site.structured_data import inert_json, markdown_text
@@ -148,7 +148,7 @@ class Renderer:
         env.globals.update(_=self.translate, gettext=self.translate, ngettext=self.translate_plural)
         env.globals["machine_size"] = MACHINE_SIZE  # "more than one 8-GPU machine"
         env.globals.update(calculator_limits=CALCULATOR_LIMITS, engine_versions=ENGINE_VERSIONS,
-                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH)
+                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH, llama_cpp_version=LLAMA_CPP_VERSION)
         env.filters.update(
             number=self.number,
             gb=self.gigabytes,

@@ -187,7 +187,7 @@ def _use_more_bits(i_layer: int, n_layers: int) -> bool:
 
 
 @dataclass(frozen=True)
-class _Model:
+class QuantizeFacts:
     """What llama_tensor_get_type reads of the model."""
 
     layers: int
@@ -197,15 +197,15 @@ class _Model:
     has_output: bool
 
 
-def _facts(model: Model) -> _Model:
+def gguf_facts(model: Model) -> QuantizeFacts:
     arch = model.architecture
     a = arch.attention
     gqa = a.heads // a.kv_heads if a.kind == "gqa" else 1
     dense_gqa = arch.moe is None and a.kind == "gqa" and gqa > 1
-    return _Model(arch.layers, model.experts or 0, gqa, dense_gqa and arch.layers == 80, not arch.tied_embeddings)
+    return QuantizeFacts(arch.layers, model.experts or 0, gqa, dense_gqa and arch.layers == 80, not arch.tied_embeddings)
 
 
-def _chosen_type(preset: str, tensor: GgufTensor, facts: _Model, imatrix: bool) -> str:
+def _chosen_type(preset: str, tensor: GgufTensor, facts: QuantizeFacts, imatrix: bool) -> str:
     """The type before the row-width check (llama_tensor_get_type's branches for these presets)."""
     new = PRESETS[preset]
     name, i = tensor.name, tensor.layer
@@ -250,7 +250,7 @@ def _chosen_type(preset: str, tensor: GgufTensor, facts: _Model, imatrix: bool) 
     return new
 
 
-def tensor_type(preset: str, tensor: GgufTensor, facts: _Model, imatrix: bool = False) -> str:
+def tensor_type(preset: str, tensor: GgufTensor, facts: QuantizeFacts, imatrix: bool = False) -> str:
     """The type of `tensor` in a file quantized with `preset` (`llama-quantize [--imatrix F] model.gguf
     PRESET`; an importance matrix only changes IQ4_XS's first ffn_down layers here)."""
     if not tensor.quantizable:
@@ -285,7 +285,7 @@ class GgufFile:
 
 
 def gguf_file(model: Model, preset: str, imatrix: bool = False) -> GgufFile:
-    facts = _facts(model)
+    facts = gguf_facts(model)
     typed = tuple((tensor, tensor_type(preset, tensor, facts, imatrix)) for tensor in gguf_tensors(model))
     return GgufFile(
         preset=preset,

@@ -30,6 +30,8 @@ from generator.sizing.engines import (
     vllm_mxfp4_padding,
 )
 from generator.sizing.fit import precisions_largest_first
+from generator.sizing.gguf import FALLBACK, GGML_TYPES, PAGE_QUANTS, PRESETS, gguf_facts, gguf_sizable, gguf_tensors
+from generator.sizing.llama_cpp import CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP_VERSION, N_UBATCH, RAM_BANDWIDTH
 from generator.sizing.formats import FORMATS, KEPT_FORMAT, format_plan
 from generator.sizing.kv_cache import default_context
 from generator.sizing.loaded_weights import NOT_LOADED, VOCAB_COMPONENTS, VOCAB_PADDING
@@ -40,7 +42,8 @@ from generator.sizing.weights import tensors
 
 # The largest values the calculator accepts (the query string and its inputs), to keep every
 # figure a finite number of tokens and bytes.
-CALCULATOR_LIMITS = {"context": 100_000_000, "users": 100_000, "count": 512, "memory_gb": 100_000, "bandwidth_gbs": 1_000_000}
+CALCULATOR_LIMITS = {"context": 100_000_000, "users": 100_000, "count": 512, "memory_gb": 100_000, "bandwidth_gbs": 1_000_000,
+                     "layers": 10_000}
 # GPU counts the calculator offers, as far as a GPU's machines go (plan_setup: one machine up to
 # its largest shape, then whole machines).
 CALCULATOR_COUNTS = (1, 2, 4, 8, 16, 32, 64)
@@ -97,6 +100,27 @@ def model_inputs(model: Model) -> dict:
         "precisions": precisions,
         "precision_order": list(precisions_largest_first(model)),  # fit.py: the first that fits is the best
         "tensor_parallel": [size for size in range(1, max(CALCULATOR_COUNTS) + 1) if tensor_parallel_fits(arch, size)],
+        "gguf": _gguf_inputs(model) if gguf_sizable(model) else None,
+    }
+
+
+def _gguf_inputs(model: Model) -> dict:
+    """The GGUF file's tensors (gguf.py), runs of layers with the same tensor as one entry
+    [name, row, rows, source, experts, first layer, last layer] (-1 for the tensors outside the
+    blocks), and what llama-quantize reads of the model."""
+    runs: list[list] = []
+    for tensor in gguf_tensors(model):
+        layer = -1 if tensor.layer is None else tensor.layer
+        shape = [tensor.name, tensor.row, tensor.rows, tensor.source, tensor.experts]
+        previous = next((run for run in reversed(runs) if run[:5] == shape), None)
+        if previous is not None and layer >= 0 and previous[6] == layer - 1:
+            previous[6] = layer
+        else:
+            runs.append([*shape, layer, layer])
+    facts = gguf_facts(model)
+    return {
+        "tensors": runs, "layers": facts.layers, "n_expert": facts.n_expert, "n_gqa": facts.n_gqa,
+        "is_70b": facts.is_70b, "has_output": facts.has_output, "norms_per_layer": model.architecture.norms_per_layer,
     }
 
 
@@ -147,5 +171,11 @@ def shared_inputs(gpus: tuple[Gpu, ...]) -> dict:
         "not_loaded": list(NOT_LOADED),
         "not_read": list(NOT_READ),
         "counts": list(CALCULATOR_COUNTS),
+        "llama_cpp": {
+            "version": LLAMA_CPP_VERSION, "ggml_types": {k: list(v) for k, v in GGML_TYPES.items()},
+            "presets": PRESETS, "page_quants": list(PAGE_QUANTS), "fallback": FALLBACK, "cache_types": list(CACHE_TYPES),
+            "fit_margin": FIT_MARGIN, "n_ubatch": N_UBATCH, "context_padding": CONTEXT_PADDING,
+            "ram_bandwidth": RAM_BANDWIDTH,
+        },
         "gpus": [gpu_inputs(gpu) for gpu in gpus],
     }

@@ -34,6 +34,9 @@
       },
       rate: function (perSecond) { return (perSecond < 10 ? one : whole).format(perSecond); },  // render.py rate
       concurrency: function (value) { return two.format(value); },
+      bits: function (value) {  // render.py bits: two decimals
+        return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: "halfEven" }).format(value);
+      },
       money: function (amount) { return new Intl.NumberFormat(locale, { style: "currency", currency: currency }).format(amount); },
     };
   }
@@ -116,6 +119,10 @@
     if (!gpu) return { problem: text.custom_memory };
     var count = Number(form.elements.count.value), largest = gpu.shapes[gpu.shapes.length - 1];
     if (count > largest && count % largest) return { problem: fill(text.count_rule, { gpus: largest }) };
+    function optional(name) {
+      var field = form.elements[name];
+      return field && field.value !== "" ? Number(field.value) : null;
+    }
     return {
       gpu: gpu, count: count,
       request: {
@@ -123,6 +130,9 @@
         users: Number(form.elements.users.value), memoryFraction: null,
         kvDtype: form.elements["kv-dtype"].value,
         precision: form.elements.precision ? form.elements.precision.value : "native",
+        quant: form.elements.quant ? form.elements.quant.value : null,
+        cacheType: form.elements["cache-type"] ? form.elements["cache-type"].value : "f16",
+        nGpuLayers: optional("n-gpu-layers"), nCpuMoe: optional("n-cpu-moe"),
       },
     };
   }
@@ -188,22 +198,51 @@
     element.setAttribute("data-value", String(raw));
   }
 
+  // The figures of `plan --engine llama.cpp --json` (planner.js llamaCppJson).
+  function showLlamaCpp(root, out, text, format, why) {
+    function gb(bytes) { return fill(text.gb, { value: format.gb(bytes) }); }
+    setOut(root, "starts", out.starts ? text.yes : text.no, out.starts);
+    setOut(root, "gguf_file_bytes", gb(out.gguf_file_bytes), out.gguf_file_bytes);
+    setOut(root, "bits_per_weight", format.bits(out.bits_per_weight), out.bits_per_weight);
+    setOut(root, "n_gpu_layers", format.number(out.n_gpu_layers), out.n_gpu_layers);
+    setOut(root, "n_cpu_moe", format.number(out.n_cpu_moe), out.n_cpu_moe);
+    ["weights_bytes_per_gpu", "weights_bytes_in_ram", "kv_bytes_per_gpu", "compute_buffer_bytes"].forEach(function (field) {
+      setOut(root, field, gb(out[field]), out[field]);
+    });
+    setOut(root, "decode_tokens_per_second", out.decode_tokens_per_second === null ? text.not_published
+      : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), out.decode_tokens_per_second);
+    setOut(root, "price_per_hour", out.price_per_hour === null ? text.no_price
+      : fill(text.per_hour, { value: format.money(out.price_per_hour) }), out.price_per_hour);
+    setOut(root, "command", out.command, out.starts);
+    why.textContent = out.starts ? "" : text.llama_does_not_fit;
+    why.hidden = out.starts;
+  }
+
   function modelPage(root) {
     var form = root.querySelector("[data-vram-form]"), note = root.querySelector('[data-out="note"]');
     var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
     var format = formats(root.dataset.locale, root.dataset.currency);
-    var names = COMMON.concat(["precision"]), base = root.dataset.data;
+    var names = COMMON.concat(["precision", "quant", "cache-type", "n-gpu-layers", "n-cpu-moe"]), base = root.dataset.data;
     Promise.all([getJson(base + "/shared.json"), getJson(base + "/models/" + root.dataset.model + ".json")]).then(function (data) {
       var shared = data[0], model = data[1];
       var ignored = readAddress(form, names);
       var addressNote = ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : [];
       function update() {
+        var engine = form.elements.engine.value;
+        root.querySelectorAll("[data-engines]").forEach(function (element) {
+          element.hidden = element.dataset.engines.split(" ").indexOf(engine) < 0;
+        });
         var asked = question(form, shared, text), why = root.querySelector('[data-out="why"]');
         if (asked.problem) {
           showNote(note, addressNote.concat([asked.problem]));
           return;
         }
         showNote(note, addressNote);
+        if (engine === "llama.cpp") {
+          showLlamaCpp(root, P.llamaCppJson(P.llamaCppPlan(model, shared, asked.gpu, asked.count, asked.request)), text, format, why);
+          writeAddress(form, names);
+          return;
+        }
         var plan = P.planThatStarts(model, shared, asked.gpu, asked.count, asked.request);
         var out = P.planJson(plan);
         setOut(root, "starts", out.starts ? text.yes : text.no, out.starts);

@@ -454,6 +454,199 @@
     return { weights: Number(p.weights), runtime: Number(runtime), kv: Number(kv * B(users)) };
   }
 
+
+  // ---- llama.cpp with a GGUF file (gguf.py, llama_cpp.py) -----------------------------------
+  function useMoreBits(i, n) {
+    return i < Math.floor(n / 8) || i >= Math.floor(7 * n / 8) || (((i - Math.floor(n / 8)) % 3) + 3) % 3 === 2;
+  }
+
+  // gguf.py _chosen_type: llama_tensor_get_type's branches for these presets
+  function chosenType(L, quant, t, facts, imatrix) {
+    var next = L.presets[quant], name = t.name, i = t.layer;
+    if (name === "output" || (name === "token_embd" && !facts.has_output)) {
+      if (t.row % L.ggml_types[next][0]) return "Q8_0";
+      return next === "Q8_0" ? next : "Q6_K";
+    }
+    if (name === "token_embd") return next;
+    if (name === "attn_v") {
+      if (quant === "Q2_K") next = facts.n_gqa >= 4 ? "Q4_K" : "Q3_K";
+      else if (quant === "Q3_K_M") next = i < 2 ? "Q5_K" : "Q4_K";
+      else if (quant === "IQ4_XS" && facts.n_gqa >= 4) next = "Q5_K";
+      else if ((quant === "Q4_K_M" || quant === "Q5_K_M") && useMoreBits(i, facts.layers)) next = "Q6_K";
+      if (facts.is_70b && (next === "Q3_K" || next === "Q4_K")) next = "Q5_K";
+      if (facts.n_expert === 8) next = "Q8_0";
+      return next;
+    }
+    if (name === "attn_k") return facts.n_expert === 8 ? "Q8_0" : next;
+    if (name.indexOf("ffn_down") === 0) {
+      if (quant === "Q2_K") return "Q3_K";
+      if (quant === "Q3_K_M") return i < Math.floor(facts.layers / 16) ? "Q5_K" : "Q4_K";
+      if ((quant === "Q4_K_M" || quant === "Q5_K_M") && useMoreBits(i, facts.layers)) return "Q6_K";
+      if (quant === "IQ4_XS" && i < Math.floor(facts.layers / 8) && !imatrix) return "Q5_K";
+      return next;
+    }
+    if (name === "attn_qkv") return { Q3_K_M: "Q4_K", Q4_K_M: "Q5_K", Q5_K_M: "Q6_K" }[quant] || next;
+    if (name === "attn_output") {
+      if (facts.n_expert === 8) return ["Q2_K", "Q3_K_M", "Q4_K_M", "IQ4_XS"].indexOf(quant) >= 0 ? "Q5_K" : next;
+      return { Q2_K: "Q3_K", Q3_K_M: "Q4_K" }[quant] || next;
+    }
+    return next;
+  }
+
+  // gguf.py tensor_type
+  function ggufType(L, quant, t, facts) {
+    if (t.source === "F32" || t.source === "MXFP4") return t.source;
+    var preset = L.presets[quant];
+    if (preset === "F16" || preset === "BF16") return preset;
+    var kind = chosenType(L, quant, t, facts, false);
+    if (t.row % L.ggml_types[kind][0]) {
+      kind = L.fallback[kind] || "F16";
+      if (t.row % L.ggml_types[kind][0]) kind = "F16";
+    }
+    return kind;
+  }
+
+  // The file's tensors, layer by layer, with their type and bytes (gguf.py gguf_file).
+  function ggufFile(model, L, quant) {
+    var g = model.gguf, tensors = [], bytes = 0, values = 0;
+    g.tensors.forEach(function (run) {
+      for (var layer = run[5]; layer <= run[6]; layer++) {
+        var t = { name: run[0], row: run[1], rows: run[2], source: run[3], experts: run[4], layer: layer < 0 ? null : layer };
+        var kind = ggufType(L, quant, t, g), type = L.ggml_types[kind];
+        t.bytes = type[1] * Math.floor(t.row / type[0]) * t.rows;
+        tensors.push(t);
+        bytes += t.bytes;
+        values += t.row * t.rows;
+      }
+    });
+    // the file's order: the input embeddings, the blocks in order, then the output layer
+    return { tensors: tensors, bytes: bytes, values: values };
+  }
+
+  function pad(value, multiple) { return Math.ceil(value / multiple) * multiple; }
+
+  function cacheRowBytes(L, values, cacheType) {
+    var type = L.ggml_types[cacheType.toUpperCase()];
+    return Math.floor(values / type[0]) * type[1];
+  }
+
+  function kvPerLayer(model, L, cells, cacheType) {
+    var a = model.attention, row;
+    if (a.kind === "mla") row = cacheRowBytes(L, a.kv_lora_rank + a.qk_rope_head_dim, cacheType);
+    else row = 2 * cacheRowBytes(L, a.kv_heads * a.head_dim, cacheType);
+    var windowCells = cells;
+    if (a.sliding_window) windowCells = Math.min(cells, pad(a.sliding_window + L.n_ubatch, L.context_padding));
+    return [row * cells, row * windowCells];
+  }
+
+  function isWindowed(model, layer) {
+    var windowed = model.attention.sliding_window_layers || 0, layers = model.layers;
+    if (!windowed) return false;
+    var period = layers > windowed ? Math.floor(layers / (layers - windowed)) : 1;
+    return windowed === layers || layer % period < period - 1;
+  }
+
+  var EXPERT_NAMES = ["ffn_gate_exps", "ffn_up_exps", "ffn_down_exps"];
+
+  function placement(model, L, file, gpus, ngl, cpuMoe, cells, cacheType) {
+    var layers = model.layers, first = Math.max(layers + 1 - ngl, 0), share = {}, count = layers + 1 - first;
+    for (var index = 0; index < count; index++) share[first + index] = Math.floor(index * gpus / Math.max(count, 1));
+    var weights = [], kv = [];
+    for (var g = 0; g < gpus; g++) { weights.push(0); kv.push(0); }
+    var ramWeights = 0, ramKv = 0, gpuRead = 0, ramRead = 0, embeddings = 0;
+    var perLayer = kvPerLayer(model, L, cells, cacheType);
+    file.tensors.forEach(function (t) {
+      var layer = t.layer !== null ? t.layer : (t.name === "token_embd" ? null : layers);
+      if (t.name === "token_embd") embeddings = t.bytes;
+      var inRam = layer === null || !(layer in share) || (EXPERT_NAMES.indexOf(t.name) >= 0 && layer < cpuMoe);
+      var read = t.name === "token_embd" ? 0 : t.experts ? Math.floor(t.bytes * model.experts_per_token / model.experts) : t.bytes;
+      if (inRam) { ramWeights += t.bytes; ramRead += read; }
+      else { weights[share[layer]] += t.bytes; gpuRead += read; }
+    });
+    if (model.tied_embeddings && (layers in share)) { weights[share[layers]] += embeddings; gpuRead += embeddings; }
+    for (var l = 0; l < layers; l++) {
+      var size = isWindowed(model, l) ? perLayer[1] : perLayer[0];
+      if (l in share) kv[share[l]] += size; else ramKv += size;
+    }
+    return { weights: weights, kv: kv, ramWeights: ramWeights, ramKv: ramKv, gpuRead: gpuRead, ramRead: ramRead };
+  }
+
+  function first(holds, low, high) {
+    while (low < high) {
+      var middle = Math.floor((low + high) / 2);
+      if (holds(middle)) high = middle; else low = middle + 1;
+    }
+    return low;
+  }
+
+  // llama_cpp.py llama_cpp_plan(); request: {quant, context, users, nGpuLayers, nCpuMoe, cacheType}
+  function llamaCppPlan(model, shared, gpu, count, request) {
+    var L = shared.llama_cpp, file = ggufFile(model, L, request.quant);
+    var context = request.context || Math.min(model.window, 32768), users = request.users || 1;
+    var cells = pad(context * users, L.context_padding), total = gpu.memory_bytes;
+    var compute = L.n_ubatch * 4 * (model.vocab_size + model.hidden_size), room = total - L.fit_margin;
+    function fits(ngl, cpuMoe) {
+      var p = placement(model, L, file, count, ngl, cpuMoe, cells, request.cacheType);
+      var fullest = 0;
+      for (var i = 0; i < count; i++) fullest = Math.max(fullest, p.weights[i] + p.kv[i]);
+      return ngl === 0 || fullest + compute <= room;
+    }
+    var all = model.layers + 1, ngl = request.nGpuLayers, cpuMoe = request.nCpuMoe;
+    var experts = model.expert_intermediate_size !== null && model.expert_intermediate_size !== undefined;
+    if ((ngl === null || ngl === undefined) && (cpuMoe === null || cpuMoe === undefined) && experts &&
+        !fits(all, 0) && fits(all, model.layers)) {
+      ngl = all;
+      cpuMoe = first(function (n) { return fits(all, n); }, 0, model.layers);
+    }
+    cpuMoe = cpuMoe || 0;
+    if (ngl === null || ngl === undefined) ngl = all - first(function (dropped) { return fits(all - dropped, cpuMoe); }, 0, all);
+    ngl = Math.min(ngl, all);
+    var p = placement(model, L, file, count, ngl, cpuMoe, cells, request.cacheType);
+    var one = kvPerLayer(model, L, 1, request.cacheType), perToken = 0;
+    for (var l = 0; l < model.layers; l++) perToken += isWindowed(model, l) ? one[1] : one[0];
+    var kvRead = Math.floor(p.kv.reduce(function (a, b) { return a + b; }, 0) / users);
+    var speed = null;
+    if (gpu.bandwidth_bytes_per_second) {
+      var seconds = (p.gpuRead + kvRead) / gpu.bandwidth_bytes_per_second + (p.ramRead + Math.floor(p.ramKv / users)) / L.ram_bandwidth;
+      speed = 1 / seconds;
+    }
+    var fullest = 0;
+    for (var i = 1; i < count; i++) if (p.weights[i] + p.kv[i] > p.weights[fullest] + p.kv[fullest]) fullest = i;
+    return {
+      model: model, gpu: gpu, count: count, request: request, file: file, context: context, users: users,
+      nGpuLayers: ngl, nCpuMoe: cpuMoe, weights: p.weights[fullest], ramWeights: p.ramWeights, kv: p.kv[fullest],
+      ramKv: p.ramKv, kvPerToken: perToken, compute: compute, total: total,
+      starts: p.weights[fullest] + p.kv[fullest] + compute <= room, gpuRead: p.gpuRead + kvRead, ramRead: p.ramRead,
+      speed: speed, version: L.version,
+    };
+  }
+
+  function llamaServerCommand(p) {
+    var r = p.request, command = "llama-server \\\n  -m " + p.model.slug + "-" + r.quant + ".gguf \\\n  --n-gpu-layers " + p.nGpuLayers;
+    if (p.nCpuMoe) command += " \\\n  --n-cpu-moe " + p.nCpuMoe;
+    command += " \\\n  --ctx-size " + pad(p.context * p.users, 256);
+    if (p.users > 1) command += " \\\n  --parallel " + p.users;
+    if (r.cacheType !== "f16") command += " \\\n  --cache-type-k " + r.cacheType + " --cache-type-v " + r.cacheType;
+    return command;
+  }
+
+  // plan_output.py llama_cpp_json(): the same field names and values.
+  function llamaCppJson(p) {
+    return {
+      model: p.model.id, gpu: p.gpu.slug, count: p.count, engine: "llama.cpp", engine_version: p.version,
+      quant: p.request.quant, gguf_file_bytes: p.file.bytes,
+      bits_per_weight: Math.round(p.file.bytes * 8 / p.file.values * 10000) / 10000, context: p.context,
+      users: p.users, cache_type: p.request.cacheType, n_gpu_layers: p.nGpuLayers, n_cpu_moe: p.nCpuMoe,
+      total_memory_bytes_per_gpu: p.total, weights_bytes_per_gpu: p.weights, weights_bytes_in_ram: p.ramWeights,
+      kv_bytes_per_token: p.kvPerToken, kv_bytes_per_gpu: p.kv, kv_bytes_in_ram: p.ramKv,
+      compute_buffer_bytes: p.compute, starts: p.starts, gpu_read_bytes_per_token: p.gpuRead,
+      ram_read_bytes_per_token: p.ramRead, decode_tokens_per_second: p.speed,
+      price_per_hour: p.gpu.price_per_gpu_hour === null || p.gpu.price_per_gpu_hour === undefined ? null
+        : Number(p.gpu.price_per_gpu_hour) * p.count,
+      command: llamaServerCommand(p),
+    };
+  }
+
   // plan_output.py plan_json(): the same field names and values.
   function planJson(p) {
     var nonKv = {};
@@ -479,6 +672,7 @@
   var api = {
     plan: plan, planThatStarts: planThatStarts, planJson: planJson, parseFraction: parseFraction,
     fitRow: fitRow, customGpu: customGpu, memoryAt: memoryAt, fracFloat: fracFloat,
+    llamaCppPlan: llamaCppPlan, llamaCppJson: llamaCppJson,
     loadedBytesPerGpu: loadedBytesPerGpu, planSetup: planSetup, REASONS: [MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY, CONTEXT_DOES_NOT_FIT],
   };
   if (typeof module === "object" && module.exports) module.exports = api;
