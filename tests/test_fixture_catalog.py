@@ -65,7 +65,7 @@ FEATURES = {
     "multi-node plans (the seed page's model)": (
         "kimi-k3", "pt",
         ["| 16 bits | 6.672 GB: mais de uma máquina de 8 GPUs |",
-         "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 |",
+         "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs |",
          "2 máquinas de 8 × H200 SXM (16 GPUs)",
          "4 máquinas de 8 × H100 SXM (32 GPUs)"],
         [],

@@ -51,7 +51,7 @@ def test_every_catalog_model_and_gpu_has_a_page_and_a_twin_in_both_languages(sit
     "lang, sentences",
     [
         ("pt", ["O Kimi-K3 tem 2,8T parâmetros.", "6.672 GB: mais de uma máquina de 8 GPUs",
-                "a partir de US$\u00a036,80 por hora pelas 8", "Posso rodar o Kimi-K3 em uma única GPU?"]),
+                "a partir de US$\u00a036,80 por hora pelas 8 GPUs", "Posso rodar o Kimi-K3 em uma única GPU?"]),
         ("en", ["Kimi-K3 has 2.8T parameters.", "6,672 GB: more than one 8-GPU machine",
                 "from $36.80 per hour for the 8 GPUs", "Can I run Kimi-K3 on a single GPU?"]),
     ],
@@ -85,7 +85,7 @@ def test_head_has_canonical_and_absolute_hreflang_alternates(site):
 def test_twins_hold_the_seed_numbers_in_each_locale_format(site):
     pt = html(site, "pt/models/kimi-k3.html.md")
     en = html(site, "en/models/kimi-k3.html.md")
-    assert "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 |" in pt
+    assert "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs |" in pt
     assert "| 4 bits | 1,668 GB: 8 × [B300](/en/gpus/b300.html.md), from $36.80 per hour for the 8 GPUs |" in en
     assert not (site / "pt/models/kimi-k3.html.html").exists()
 
@@ -172,3 +172,41 @@ def test_a_folder_that_only_looks_like_a_site_is_never_replaced(tmp_path):
     result = build(lookalike)
     assert result.returncode == 1 and "no .vram-guide-site" in result.stderr
     assert (lookalike / "notes.txt").read_text() == "keep me"
+
+
+def test_robots_txt_names_the_sitemap(site):
+    assert html(site, "robots.txt") == "User-agent: *\nAllow: /\n\nSitemap: https://gpus.arrakis.example/sitemap.xml\n"
+
+
+@pytest.mark.parametrize("lang, description", [
+    ("pt", "O Kimi-K3 tem 2,8T parâmetros. Para servi-lo, conte com cerca de 6.672 GB de memória de GPU em 16 bits, "
+           "3.336 GB em 8 bits ou 1.668 GB em 4 bits, incluindo cerca de 20% para o cache KV e as ativações."),
+    ("en", "Kimi-K3 has 2.8T parameters. To serve it, plan for about 6,672 GB of GPU memory at 16 bits, "
+           "3,336 GB at 8 bits or 1,668 GB at 4 bits, including about 20% for the KV cache and activations."),
+])
+def test_model_pages_describe_themselves_with_their_numbers(site, lang, description):
+    assert f'<meta name="description" content="{description}">' in html(site, f"{lang}/models/kimi-k3.html")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", ["index", "models", "gpus", "gpus/b300", "fit"])
+def test_every_page_has_a_description(site, lang, page):
+    found = re.search(r'<meta name="description" content="([^"]{40,})">', html(site, f"{lang}/{page}.html"))
+    assert found, page
+
+
+@pytest.mark.parametrize("lang, title, home", [("pt", "Página não encontrada", "Início"), ("en", "Page not found", "Home")])
+def test_the_404_page_speaks_the_language_and_links_home(site, lang, title, home):
+    page = html(site, f"{lang}/404.html")
+    assert f"<h1>{title}</h1>" in page and "404 - Not found" not in page
+    assert f'<a href="/{lang}/index.html">{home}</a>' in page and f'<a href="/{lang}/models.html">' in page
+
+
+@pytest.mark.parametrize("lang, deploy, models", [
+    ("pt", "Implante o Kimi-K3 na Arrakis", "Todos os modelos"),
+    ("en", "Deploy Kimi-K3 on Arrakis", "All models"),
+])
+def test_links_say_where_they_go(site, lang, deploy, models):
+    twin = html(site, f"{lang}/models/kimi-k3.html.md")
+    assert f"[{deploy}](" in twin and "console" in twin.split(f"[{deploy}](")[1].split("\n")[0]
+    assert f"[{models}](/{lang}/models.html.md)" in twin and "[/models]" not in twin

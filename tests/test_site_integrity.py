@@ -150,4 +150,4 @@ def test_kimi_k3_faq_in_json_ld(built_site):
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_404_page_per_language(built_site, lang):
     page = (built_site / lang / "404.html").read_text()
-    assert f'<html lang="{lang}"' in page and "404" in page
+    assert f'<html lang="{lang}"' in page and {"pt": "Página não encontrada", "en": "Page not found"}[lang] in page

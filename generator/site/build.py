@@ -17,7 +17,7 @@ from generator.site.front_matter import LANGUAGE_NAMES
 from generator.site.language import build_language
 from generator.site.lock import build_lock
 from generator.site.mkdocs_runner import reproducible_environment
-from generator.site.postbuild import write_llms_txt, write_plan_data, write_root_index, write_sitemap
+from generator.site.postbuild import write_llms_txt, write_plan_data, write_robots_txt, write_root_index, write_sitemap
 from generator.site.progress import Progress
 from generator.site.publish import check_out_dir, mark, publish, remove_stale_staging, remove_staging, staging_dir
 from generator.site.view_models import site_pages
@@ -42,6 +42,7 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
                 ]
             site_dir = cache.site_dir
             write_sitemap(site_dir, catalog.site, [spec.path for spec in specs])
+            write_robots_txt(site_dir, catalog.site)
             write_llms_txt(site_dir, catalog.site, titles)
             write_root_index(site_dir, catalog.site, LANGUAGE_NAMES)
             write_plan_data(site_dir, catalog)

@@ -51,6 +51,8 @@ def front_matter(site: Site, lang: str, page: str, rendered: RenderedPage, rende
         "x_default": site.base_url + paths.html_file(site.languages[0], page),
         "search": {"exclude": True},  # the search index is ours (postbuild.write_search_index)
     }
+    if rendered.description:
+        meta["description"] = rendered.description
     structured = json_ld(rendered.faq, _breadcrumbs(site, lang, page, rendered.title, renderer))
     if structured:
         meta["json_ld"] = structured

@@ -62,6 +62,18 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
                 for other in site.languages
             ],
             "generator": False,
+            # overrides/404.html: the not-found page in the site's language, with links that work
+            # from any address (it is served for every missing path)
+            "not_found": {
+                "title": _("Page not found"),
+                "text": _("There is no page at this address. The models and GPUs are listed here:"),
+                "home": f"{base}{lang}/index.html",
+                "home_text": _("Home"),
+                "models": f"{base}{lang}/models.html",
+                "models_text": _("All models"),
+                "gpus": f"{base}{lang}/gpus.html",
+                "gpus_text": _("GPUs"),
+            },
         },
     }
 

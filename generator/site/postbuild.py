@@ -47,6 +47,11 @@ def write_sitemaps_for_material(lang_dir: Path) -> None:
         write_if_changed(lang_dir / folder / "sitemap.xml", (lang_dir / "sitemap.xml").read_text(encoding="utf-8"))
 
 
+def write_robots_txt(site_dir: Path, site: Site) -> None:
+    """robots.txt: every page may be crawled, and the sitemap is named."""
+    write_if_changed(site_dir / "robots.txt", f"User-agent: *\nAllow: /\n\nSitemap: {site.base_url}sitemap.xml\n")
+
+
 def write_llms_txt(site_dir: Path, site: Site, twins: list[tuple[str, str, str]]) -> None:
     """llms.txt (llmstxt.org): the Markdown twin of every page, as (language, page, title)."""
     lines = [

@@ -47,6 +47,20 @@ class RenderedPage:
     title: str  # plain text
     faq: tuple[tuple[str, str], ...]  # (question, answer) as plain text
 
+    @property
+    def description(self) -> str:
+        """The meta description: the page's first paragraph (its own numbers, in its language) as
+        plain text, cut at a word before DESCRIPTION_LENGTH characters."""
+        paragraph = next((block for block in self.markdown.split("\n\n")
+                          if block.strip() and not block.lstrip().startswith(("#", "|", "<", "-", "`", "["))), "")
+        text = markdown_text(" ".join(paragraph.split()))
+        if len(text) <= DESCRIPTION_LENGTH:
+            return text
+        return text[:DESCRIPTION_LENGTH].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+DESCRIPTION_LENGTH = 300  # search engines show about 150 to 300 characters
+
 
 TEMPLATES = {
     page_models.HomePage: "index.md.j2",
