@@ -70,7 +70,8 @@ SEED_DIFFERENCES = {
     # the Hugging Face license tag "other" names the Modified MIT license
     "| Licença | `other` |": None,
     # the weights went public on 2026-07-27 (sources in content/models/kimi-k3.yaml)
-    "| Data de lançamento | `2026-06-13` |": "| Data de lançamento | `2026-07-27` |",
+    # (and dates are written as each language writes them, issue 7/7)
+    "| Data de lançamento | `2026-06-13` |": "| Data de lançamento | 27 de julho de 2026 |",
     # the shipped prices are public list prices (RunPod) and Arrakis's B300 price, not all of them
     # Arrakis's own: the page says where they come from (the seed's words return with the brand's
     # own price list, see test_own_prices_keep_the_seed_sentence)

@@ -47,8 +47,8 @@ def test_a_csv_feed_rewrites_only_the_price_lines_and_the_next_build_shows_them(
     ]
     assert [line for line in before if line not in after] == [next(line for line in before if "value: 2.69" in line)]
     assert before[0].startswith("#") and after[0] == before[0]  # comments kept
-    assert "| Price per GPU-hour | $2.49 (RunPod, 2026-11-28) |" in gpu_page(content_copy)
-    assert "| Preço por GPU-hora | US$\u00a02,49 (RunPod, 2026-11-28) |" in gpu_page(content_copy, "pt")
+    assert "| Price per GPU-hour | $2.49 (RunPod, November 28, 2026) |" in gpu_page(content_copy)
+    assert "| Preço por GPU-hora | US$\u00a02,49 (RunPod, 28 de novembro de 2026) |" in gpu_page(content_copy, "pt")
 
 
 def test_a_json_feed(tmp_path, content_copy, capsys):

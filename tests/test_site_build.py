@@ -210,3 +210,9 @@ def test_links_say_where_they_go(site, lang, deploy, models):
     twin = html(site, f"{lang}/models/kimi-k3.html.md")
     assert f"[{deploy}](" in twin and "console" in twin.split(f"[{deploy}](")[1].split("\n")[0]
     assert f"[{models}](/{lang}/models.html.md)" in twin and "[/models]" not in twin
+
+
+@pytest.mark.parametrize("lang, release", [("pt", "27 de julho de 2026"), ("en", "July 27, 2026")])
+def test_dates_are_written_as_each_language_writes_them(site, lang, release):
+    assert f"| {release} |" in html(site, f"{lang}/models/kimi-k3.html.md")
+    assert "2026-07-27" not in html(site, f"{lang}/models/kimi-k3.html.md").split("## ")[3]  # the about table

@@ -7,6 +7,7 @@ themselves (links) return `Markdown` strings, which pass through unchanged.
 
 from __future__ import annotations
 
+import datetime as dt
 import gettext
 import html
 import io
@@ -23,6 +24,7 @@ from markupsafe import Markup
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.dates import format_date
 from babel.numbers import format_currency, format_decimal, format_percent, get_group_symbol
 
 from generator.site import view_models as page_models
@@ -174,6 +176,7 @@ class Renderer:
             or_list=self.or_list,
             rate=self.rate,
             bits=self.bits,
+            date=self.date,
             code=code_block,
             code_span=code_span,
             href=link_target,
@@ -222,6 +225,10 @@ class Renderer:
         """Tokens per second: one decimal below 10 (0.5, 2.2), whole numbers above."""
         pattern = "#,##0.#" if per_second < 10 else "#,##0"
         return format_decimal(Decimal(str(per_second)), format=pattern, locale=self.locale)
+
+    def date(self, iso: str) -> str:
+        """An ISO date as the language writes it: 27 de julho de 2026, July 27, 2026."""
+        return format_date(dt.date.fromisoformat(iso), format="long", locale=self.locale)
 
     def bits(self, value: float) -> str:
         """Bits per weight, two decimals as llama.cpp prints them (4.89; pt: 4,89)."""
