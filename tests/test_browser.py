@@ -38,12 +38,12 @@ def test_language_switcher_opens_the_same_page(page, server, lang, other, path):
 def test_index_and_gpu_links_resolve(page, server, lang):
     page.goto(f"{server}{lang}/models.html")
     page.click("article a[href='models/kimi-k3.html']")
-    page.wait_for_url(f"{server}{lang}/models/kimi-k3.html")
+    page.wait_for_url(f"{server}{lang}/models/kimi-k3.html*")  # the calculator then writes its question
     page.click("article table a[href='../gpus/b300.html'] >> nth=0")
     page.wait_for_url(f"{server}{lang}/gpus/b300.html")
     assert "B300" in page.locator("h1").inner_text()
     page.click("article a[href='../models/kimi-k3.html'] >> nth=0")
-    page.wait_for_url(f"{server}{lang}/models/kimi-k3.html")
+    page.wait_for_url(f"{server}{lang}/models/kimi-k3.html*")  # the calculator then writes its question
     assert page.problems == []
 
 
@@ -55,7 +55,7 @@ def test_search_finds_a_model_by_name_and_opens_it(page, server, lang, query, sl
     result = page.locator(f".md-search-result__link[href$='models/{slug}.html']").first
     result.wait_for(timeout=15_000)
     result.click()
-    page.wait_for_url(f"{server}{lang}/models/{slug}.html")
+    page.wait_for_url(f"{server}{lang}/models/{slug}.html*")
     assert page.problems == []
 
 
@@ -98,3 +98,25 @@ def test_no_serious_accessibility_violation(page, server, lang, path):
     violations = Axe().run(page).response["violations"]
     serious = [(v["id"], v["impact"], len(v["nodes"])) for v in violations if v["impact"] in ("serious", "critical")]
     assert serious == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_models_index_sorts_and_filters(page, server, fixture_catalog, lang):
+    page.goto(f"{server}{lang}/models.html?bits=4&fits-in-gb=100")
+    page.wait_for_function("!document.querySelector('[data-vram-index] form').hidden")
+    rows = "[...document.querySelectorAll('tr[data-model]')].filter(r => !r.hidden)"
+    visible = page.evaluate(f"() => {rows}.map(r => Number(r.dataset.bytes4))")
+    assert visible and all(size <= 100e9 for size in visible)
+    assert page.locator("tr[data-model]").count() == len(fixture_catalog.models)
+    page.fill("[data-vram-index] input[name=fits-in-gb]", "")
+    page.select_option("[data-vram-index] select[name=family]", "deepseek-ai")
+    assert set(page.evaluate(f"() => {rows}.map(r => r.dataset.family)")) == {"deepseek-ai"}
+    assert "family=deepseek-ai" in page.url
+    page.select_option("[data-vram-index] select[name=family]", "")
+    page.click("button[data-sort=bytes16]")
+    sizes = page.evaluate(f"() => {rows}.map(r => Number(r.dataset.bytes16))")
+    assert sizes == sorted(sizes) and len(sizes) == len(fixture_catalog.models)
+    page.click("button[data-sort=bytes16]")  # again: largest first
+    assert page.evaluate(f"() => {rows}.map(r => Number(r.dataset.bytes16))") == sorted(sizes, reverse=True)
+    assert page.get_attribute("th:has(button[data-sort=bytes16])", "aria-sort") == "descending"
+    assert page.problems == []

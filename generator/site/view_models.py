@@ -86,6 +86,7 @@ class ModelRow:
     model: Model
     path: str
     four_bit: Requirement
+    serving_bytes: dict[int, int]  # memory at 16, 8 and 4 bits (the headline rule)
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,11 @@ class ModelsIndexPage:
     path: str
     families: tuple[tuple[str, tuple[ModelRow, ...]], ...]  # (organisation of the repo id, its models)
     rule: HeadlineRule
+
+    @property
+    def rows(self) -> tuple[ModelRow, ...]:
+        """Every row, by name (the page's one table; the Markdown twin keeps a table per family)."""
+        return tuple(sorted((row for _, rows in self.families for row in rows), key=lambda r: (r.model.name.lower(), r.model.slug)))
 
 
 @dataclass(frozen=True)
@@ -264,7 +270,8 @@ class PageSpec:
 
 def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...]) -> ModelRow:
     four_bit = sized.headline.serving_bytes[4]
-    return ModelRow(sized.model, paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus))
+    return ModelRow(sized.model, paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus),
+                    dict(sized.headline.serving_bytes))
 
 
 def site_pages(catalog: Catalog) -> list[PageSpec]:

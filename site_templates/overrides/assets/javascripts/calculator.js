@@ -277,7 +277,7 @@
     var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
     var format = formats(root.dataset.locale, root.dataset.currency);
     var names = COMMON.concat(["family", "size", "fits-only"]), base = root.dataset.data;
-    var body = root.querySelector("tbody"), sortKey = null, ascending = true;
+    var body = root.querySelector("tbody");
     Promise.all([getJson(base + "/shared.json"), getJson(base + "/models.json")]).then(function (data) {
       var shared = data[0], models = {};
       data[1].forEach(function (model) { models[model.slug] = model; });
@@ -321,30 +321,59 @@
         filter();
         writeAddress(form, names);
       }
-      root.querySelectorAll("button[data-sort]").forEach(function (button) {
-        button.addEventListener("click", function () {
-          var key = button.dataset.sort;
-          ascending = sortKey === key ? !ascending : true;
-          sortKey = key;
-          var rows = Array.prototype.slice.call(body.rows);
-          rows.sort(function (a, b) {
-            var va, vb;
-            if (key === "name") { va = a.dataset.name.toLowerCase(); vb = b.dataset.name.toLowerCase(); }
-            else if (key === "fits") { va = a.dataset.fits === "true" ? 1 : 0; vb = b.dataset.fits === "true" ? 1 : 0; }
-            else { va = Number(a.dataset[{ params: "params", max_context: "maxContext", decode: "decode" }[key]]); vb = Number(b.dataset[{ params: "params", max_context: "maxContext", decode: "decode" }[key]]); }
-            return (va < vb ? -1 : va > vb ? 1 : 0) * (ascending ? 1 : -1);
-          });
-          rows.forEach(function (row) { body.appendChild(row); });
-          root.querySelectorAll("th[aria-sort]").forEach(function (th) { th.setAttribute("aria-sort", "none"); });
-          button.closest("th").setAttribute("aria-sort", ascending ? "ascending" : "descending");
-        });
-      });
+      makeSortable(root, body);
       form.hidden = false;
       answerEveryChange(form, update);
     }).catch(function () { form.hidden = true; });
   }
 
+  // Header buttons sort the rows by their data-<key> value (as text, or as numbers).
+  function makeSortable(root, body) {
+    var sortKey = null, ascending = true;
+    root.querySelectorAll("button[data-sort]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var key = button.dataset.sort, numeric = button.dataset.sortType === "number";
+        ascending = sortKey === key ? !ascending : true;
+        sortKey = key;
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var va = a.dataset[key], vb = b.dataset[key];
+          if (numeric) { va = Number(va); vb = Number(vb); } else { va = va.toLowerCase(); vb = vb.toLowerCase(); }
+          return (va < vb ? -1 : va > vb ? 1 : 0) * (ascending ? 1 : -1);
+        });
+        rows.forEach(function (row) { body.appendChild(row); });
+        root.querySelectorAll("th[aria-sort]").forEach(function (th) { th.setAttribute("aria-sort", "none"); });
+        button.closest("th").setAttribute("aria-sort", ascending ? "ascending" : "descending");
+      });
+    });
+  }
+
+  // ---- the models index: sort by any column, filter by family and by what fits in N GB ---------
+  function modelsIndex(root) {
+    var form = root.querySelector("[data-vram-form]"), body = root.querySelector("tbody");
+    var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
+    var names = ["family", "fits-in-gb", "bits"];
+    var ignored = readAddress(form, names);
+    var note = document.createElement("p");
+    note.className = "vram-calc__note";
+    note.setAttribute("role", "status");
+    form.after(note);
+    showNote(note, ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : []);
+    makeSortable(root, body);
+    form.hidden = false;
+    answerEveryChange(form, function () {
+      var family = form.elements.family.value, field = form.elements["fits-in-gb"];
+      var limit = field.value && field.checkValidity() ? Number(field.value) * 1e9 : null;
+      var key = "bytes" + form.elements.bits.value;
+      Array.prototype.forEach.call(body.rows, function (row) {
+        row.hidden = (family && row.dataset.family !== family) || (limit !== null && Number(row.dataset[key]) > limit);
+      });
+      writeAddress(form, names);
+    });
+  }
+
   function start() {
+    document.querySelectorAll("[data-vram-index]").forEach(modelsIndex);
     if (!P) return;
     document.querySelectorAll("[data-vram-calc]").forEach(modelPage);
     document.querySelectorAll("[data-vram-fit]").forEach(fitPage);
