@@ -7,6 +7,7 @@ from generator.sizing.kv_cache import default_context, kv_cache, kv_room
 from generator.sizing.launch_commands import serve_command
 from generator.sizing.setups import RUNTIME_OVERHEAD, ParallelSplit, Setup, machine_shapes
 from generator.sizing.size_report import size_report
+from generator.site.render import Renderer
 from tests.formula_records import arch, gpu, model
 
 G = gpu("g", 1_000_000, price="1.00", bandwidth=1_000_000)
@@ -112,3 +113,13 @@ def test_the_size_commands_runtime_overhead():
 @pytest.mark.parametrize("precision, weights_bytes", [("16", 18_080), ("8", 12_376), ("4", 9_784), ("native", 18_080)])
 def test_size_report_reads_the_row_of_its_precision(precision, weights_bytes):
     assert size_report(TINY, (REPORT_GPU,), precision, context=None, batch=1).weights.bytes == weights_bytes
+
+
+@pytest.mark.parametrize("first, second, lang, expected", [
+    (20_000_000_000, 13_000_000_000, "en", ("20", "13")),  # whole GB already differ
+    (13_400_000_000, 13_200_000_000, "en", ("13.4", "13.2")),  # "13 GB, more than its 13 GB" no more
+    (145_340_000_000, 145_330_000_000, "pt", ("145,34", "145,33")),
+    (1_668_000_000_000, 1_668_000_000_000, "en", ("1,668", "1,668")),  # equal sizes stay whole
+])
+def test_two_sizes_are_written_with_the_decimals_that_tell_them_apart(fixture_catalog, first, second, lang, expected):
+    assert Renderer(fixture_catalog.site, lang).gigabytes_apart(first, second) == expected

@@ -177,6 +177,7 @@ class Renderer:
             rate=self.rate,
             bits=self.bits,
             date=self.date,
+            gb_apart=self.gigabytes_apart,
             code=code_block,
             code_span=code_span,
             href=link_target,
@@ -208,6 +209,17 @@ class Renderer:
 
     def gigabytes(self, byte_count: int) -> str:
         return self.number(int((Decimal(byte_count) / 10**9).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
+
+    def gigabytes_apart(self, first: int, second: int) -> tuple[str, str]:
+        """Two sizes in GB with the fewest decimals (up to 3) that tell them apart, so that a page never
+        says "13 GB, more than its 13 GB"."""
+        for decimals in range(4):
+            step = Decimal(1).scaleb(-decimals)
+            pair = tuple((Decimal(value) / 10**9).quantize(step, rounding=ROUND_HALF_UP) for value in (first, second))
+            if pair[0] != pair[1] or first == second:
+                break
+        pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+        return tuple(format_decimal(value, format=pattern, locale=self.locale) for value in pair)
 
     def or_list(self, items) -> str:
         """1, 2, 4 or 8 (pt: 1, 2, 4 ou 8)."""
