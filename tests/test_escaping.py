@@ -13,8 +13,8 @@ from markdown_it import MarkdownIt
 
 from tests.conftest import FIXTURE, run_build
 
-HOSTILE = "<img src=x onerror=alert(1)> a|b *c* `d` [e](f) #g </title>"
-SLUG = "img-src-x-onerror-alert-1-a-b-c-d-e-f-g-title"
+HOSTILE = "<img src=x onerror=alert(1)> a|b *c* `d` [e](f) #g </title> {: onclick=alert(1) }"
+SLUG = "img-src-x-onerror-alert-1-a-b-c-d-e-f-g-title-onclick-alert-1"
 
 
 class Text(HTMLParser):
@@ -61,11 +61,24 @@ def hostile_site(tmp_path_factory):
     return out
 
 
+def attribute_names(page: str) -> set[str]:
+    names: set[str] = set()
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            names.update(name for name, _ in attrs)
+
+    Collect().feed(page)
+    return names
+
+
 def test_no_raw_markup_from_the_catalog_anywhere(hostile_site):
     for path in hostile_site.rglob("*"):
         if path.is_file() and path.suffix in (".html", ".md", ".txt", ".xml", ".json"):
             text = path.read_text(encoding="utf-8")
             assert "<img src=x" not in text, path
+            if path.suffix == ".html":  # no attribute list ("{: onclick=... }") from catalog text
+                assert "onclick" not in attribute_names(text), path
             assert "</title> -" not in text and "#g </title>" not in text, path
 
 

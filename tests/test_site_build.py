@@ -216,3 +216,14 @@ def test_links_say_where_they_go(site, lang, deploy, models):
 def test_dates_are_written_as_each_language_writes_them(site, lang, release):
     assert f"| {release} |" in html(site, f"{lang}/models/kimi-k3.html.md")
     assert "2026-07-27" not in html(site, f"{lang}/models/kimi-k3.html.md").split("## ")[3]  # the about table
+
+
+@pytest.mark.parametrize("lang, label", [("pt", "Nesta página:"), ("en", "On this page:")])
+def test_model_pages_open_with_a_list_of_their_sections(site, lang, label):
+    page = html(site, f"{lang}/models/deepseek-v3.html")
+    listed = re.search(rf"<strong>{label}</strong>(.*?)</p>", page).group(1)
+    anchors = re.findall(r'href="#([a-z-]+)"', listed)
+    assert anchors == ["serve", "fine-tune", "calculator", "weights", "setup", "gpus-per-type", "own-gpu", "commands",
+                       "questions", "sources"]
+    assert all(f'id="{anchor}"' in page for anchor in anchors)
+    assert label not in html(site, f"{lang}/models/deepseek-v3.html.md")  # the twin has no anchors to list

@@ -83,7 +83,8 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|])")
 
 def escape_markdown(text: str) -> str:
     """Make catalog text render as itself in Markdown (tables, links, inline HTML)."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # braces too: "{: onclick=... }" at the end of a line would be an attribute list (attr_list)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("{", "&#123;").replace("}", "&#125;")
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
     return "\\" + text if text.startswith(("#", "+", "-", "=")) else text
 
