@@ -120,3 +120,20 @@ def test_the_models_index_sorts_and_filters(page, server, fixture_catalog, lang)
     assert page.evaluate(f"() => {rows}.map(r => Number(r.dataset.bytes16))") == sorted(sizes, reverse=True)
     assert page.get_attribute("th:has(button[data-sort=bytes16])", "aria-sort") == "descending"
     assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_detailed_sections_fold_on_phones_and_open_on_demand(browser, server, lang):
+    for width, opened in ((1280, True), (390, False)):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.goto(f"{server}{lang}/models/kimi-k3.html")
+        page.wait_for_load_state("networkidle")
+        states = page.evaluate("() => [...document.querySelectorAll('details.vram-fold')].map(d => [d.id, d.open])")
+        assert [name for name, _ in states] == ["weights", "formats", "sources"]
+        assert all(state == opened for _, state in states), (width, states)
+        if not opened:  # a tap opens one; its table was in the page all along
+            page.click("details#weights > summary")
+            assert page.evaluate("document.querySelector('details#weights').open")
+            assert page.locator("details#weights table").is_visible()
+        context.close()

@@ -227,3 +227,14 @@ def test_model_pages_open_with_a_list_of_their_sections(site, lang, label):
                        "questions", "sources"]
     assert all(f'id="{anchor}"' in page for anchor in anchors)
     assert label not in html(site, f"{lang}/models/deepseek-v3.html.md")  # the twin has no anchors to list
+
+
+@pytest.mark.parametrize("lang, heading", [("pt", "## Pesos por componente"), ("en", "## Weights by component")])
+def test_folded_sections_are_in_the_html_and_the_twin(site, lang, heading):
+    page = html(site, f"{lang}/models/kimi-k3.html")
+    for anchor in ("weights", "formats", "sources"):
+        folded = re.search(rf'<details class="vram-fold" id="{anchor}" open="open">\s*<summary>', page)
+        assert folded, anchor
+    weights = page[page.index('id="weights"'):page.index('id="formats"')]
+    assert "<table>" in weights and ("2,779,832,501,856" in weights or "2.779.832.501.856" in weights)
+    assert heading in html(site, f"{lang}/models/kimi-k3.html.md")

@@ -50,7 +50,7 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
         ],
         "not_in_nav": "/models/\n/gpus/\n",
         "plugins": [{"search": {"lang": [lang]}}],
-        "markdown_extensions": ["tables", "attr_list", {"toc": {"permalink": False}}],
+        "markdown_extensions": ["tables", "attr_list", "md_in_html", {"toc": {"permalink": False}}],
         "extra_css": ["assets/stylesheets/vram.css"],
         "extra_javascript": [
             {"path": "assets/javascripts/planner.js", "defer": True},

@@ -373,6 +373,10 @@
   }
 
   function start() {
+    // the detailed sections of model pages stay open on wide screens and fold on phones
+    if (window.matchMedia("(max-width: 44.9375em)").matches) {
+      document.querySelectorAll("details.vram-fold[open]").forEach(function (section) { section.open = false; });
+    }
     document.querySelectorAll("[data-vram-index]").forEach(modelsIndex);
     if (!P) return;
     document.querySelectorAll("[data-vram-calc]").forEach(modelPage);
