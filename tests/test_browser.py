@@ -5,9 +5,13 @@ The site is the fixture catalog's (tests/fixtures/catalog/): the page types and 
 same whatever the catalog holds.
 """
 
+import threading
+from functools import partial
+from http.server import ThreadingHTTPServer
+
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import FIXTURE, ROOT, QuietHandler, run_build
 
 ARTIFACTS = ROOT / "test-artifacts"
 PAGES = ["index", "models", "gpus", "models/kimi-k3", "gpus/b300", "fit", "404"]
@@ -137,3 +141,25 @@ def test_detailed_sections_fold_on_phones_and_open_on_demand(browser, server, la
             assert page.evaluate("document.querySelector('details#weights').open")
             assert page.locator("details#weights table").is_visible()
         context.close()
+
+
+def test_a_local_preview_of_the_production_build_requests_nothing_outside(browser, tmp_path):
+    """Built for its production address and opened from a local server (python -m http.server):
+    the theme fetches no sitemap beside the hreflang alternates, so nothing leaves the preview."""
+    out = tmp_path / "site"
+    assert run_build(FIXTURE, out).returncode == 0
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(out)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    context = browser.new_context()
+    page = context.new_page()
+    requests, errors = [], []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    for path in ("pt/models/kimi-k3.html", "en/gpus/b300.html", "en/models.html"):
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+    context.close()
+    httpd.shutdown()
+    assert [url for url in requests if not url.startswith(base)] == [] and errors == []
+    assert not any(url.endswith("sitemap.xml") for url in requests)

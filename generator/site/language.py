@@ -10,7 +10,7 @@ from generator.site.cache import BuildCache, KeepMtimes, remove_stale
 from generator.site.files import write_if_changed
 from generator.site.front_matter import front_matter
 from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
-from generator.site.postbuild import write_search_index, write_sitemaps_for_material
+from generator.site.postbuild import write_search_index
 from generator.site.progress import Progress
 from generator.site.render import Renderer
 from generator.site.view_models import PageSpec
@@ -71,7 +71,6 @@ def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], cache: Bu
     run_mkdocs(config_file, dirty, progress)
     progress.finish_line()
     _write_twins(lang, specs, twins, renderer, cache)
-    write_sitemaps_for_material(lang_dir)
     write_search_index(lang_dir, [(spec.path, titles[spec.path]) for spec in specs])
     rewritten.restore()
     return titles

@@ -39,14 +39,6 @@ def write_sitemap(site_dir: Path, site: Site, page_paths: list[str]) -> None:
     write_if_changed(site_dir / "sitemap.xml", "\n".join(lines) + "\n")
 
 
-def write_sitemaps_for_material(lang_dir: Path) -> None:
-    # NOTE: Material's JavaScript fetches "sitemap.xml" next to every <link rel="alternate">
-    # (to keep readers on the same page when they switch language); our alternates are pages
-    # in models/ and gpus/, so those folders get a copy of the language's sitemap.
-    for folder in ("models", "gpus"):
-        write_if_changed(lang_dir / folder / "sitemap.xml", (lang_dir / "sitemap.xml").read_text(encoding="utf-8"))
-
-
 def write_robots_txt(site_dir: Path, site: Site) -> None:
     """robots.txt: every page may be crawled, and the sitemap is named."""
     write_if_changed(site_dir / "robots.txt", f"User-agent: *\nAllow: /\n\nSitemap: {site.base_url}sitemap.xml\n")
