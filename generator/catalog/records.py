@@ -179,6 +179,11 @@ class Model:
     sources: Mapping[str, Source] = field(default_factory=_no_sources)  # field -> provenance
 
     @property
+    def family(self) -> str:
+        """The organisation of the Hugging Face repo id (Qwen, meta-llama): how the pages group models."""
+        return self.id.split("/")[0]
+
+    @property
     def is_mixture_of_experts(self) -> bool:
         return self.experts is not None
 

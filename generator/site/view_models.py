@@ -231,7 +231,7 @@ def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...]) -> FitPage:
         (fit_row(sized.model, gpu, question.count, request), paths.model_page(sized.model.slug))
         for sized in models if sized.model.architecture is not None
     )
-    families = tuple(sorted({row.model.id.split("/")[0] for row, _ in rows}, key=lambda name: (name.lower(), name)))
+    families = tuple(sorted({row.model.family for row, _ in rows}, key=lambda name: (name.lower(), name)))
     return FitPage(paths.FIT_PAGE, question, rows, gpus, families)
 
 
@@ -251,7 +251,7 @@ def _families(rows: tuple[ModelRow, ...]) -> tuple[tuple[str, tuple[ModelRow, ..
     """The index's sections: one per organisation of the Hugging Face id (Qwen, meta-llama...)."""
     families: dict[str, list[ModelRow]] = {}
     for row in rows:
-        families.setdefault(row.model.id.split("/")[0], []).append(row)
+        families.setdefault(row.model.family, []).append(row)
     return tuple((name, tuple(families[name])) for name in sorted(families, key=lambda name: (name.lower(), name)))
 
 

@@ -64,7 +64,7 @@ def model_inputs(model: Model) -> dict:
         "slug": model.slug,
         "id": model.id,
         "name": model.name,
-        "family": model.id.split("/")[0],
+        "family": model.family,
         "params": model.params,
         "window": default_context(model),
         "layers": arch.layers,
