@@ -370,4 +370,8 @@ def test_the_calculator_plans_llama_cpp_from_the_address(page, server, fixture_c
     assert not page.locator("#calculator [data-out='kv_tokens']").is_visible()  # vLLM's figures are hidden
     babel = Renderer(fixture_catalog.site, lang)
     assert page.locator("#calculator [data-out='bits_per_weight']").inner_text() == babel.bits(expected["bits_per_weight"])
+    # llama.cpp runs on one machine: two machines' worth of GPUs is refused with a note
+    largest = gpu.machine_shapes[-1]
+    page.fill("#calculator input[name=count]", str(2 * largest))
+    assert str(largest) in page.locator("#calculator [data-out='note']").inner_text()
     assert page.problems == []

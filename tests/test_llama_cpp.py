@@ -137,6 +137,7 @@ def test_plan_command_prints_the_llama_cpp_fields(catalog):
 @pytest.mark.parametrize("args, message", [
     (["--quant", "Q4_K_M", "--n-gpu-layers", "3"], "plan: --n-gpu-layers: only with --engine llama.cpp"),
     (["--engine", "llama.cpp", "--kv-dtype", "fp8"], "plan: --kv-dtype: not a llama.cpp option (use --quant and --cache-type)"),
+    (["--engine", "llama.cpp", "--count", "16"], "plan: --count: llama.cpp runs on one machine, at most 4 × RTX 4090 (got 16)"),
 ])
 def test_options_of_the_other_engines_are_refused(args, message):
     printed = subprocess.run([sys.executable, "-m", "generator", "plan", "qwen3-8b", "--gpu", "rtx-4090", *args],

@@ -311,6 +311,10 @@ def _plan_llama_cpp(model, gpu, args) -> int:
     if others:
         print(f"plan: {others[0]}: not a llama.cpp option (use --quant and --cache-type)", file=sys.stderr)
         return 2
+    if args.count > gpu.machine_shapes[-1]:
+        print(f"plan: --count: llama.cpp runs on one machine, at most {gpu.machine_shapes[-1]} × {gpu.name} "
+              f"(got {args.count})", file=sys.stderr)
+        return 2
     if not gguf_sizable(model):
         print(f"plan: {model.slug}: its GGUF layout (linear attention, a sparse-attention indexer or a latent MoE) "
               "is not modelled for llama.cpp", file=sys.stderr)

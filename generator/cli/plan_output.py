@@ -127,7 +127,7 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
         "gpu_read_bytes_per_token": plan.gpu_read_bytes,
         "ram_read_bytes_per_token": plan.ram_read_bytes,
         "decode_tokens_per_second": plan.decode_tokens_per_second,
-        "price_per_hour": None if plan.gpu.price_per_gpu_hour is None else float(plan.gpu.price_per_gpu_hour * plan.count),
+        "price_per_hour": None if plan.price_per_hour is None else float(plan.price_per_hour),
         "command": plan.command,
     }
 
@@ -149,7 +149,7 @@ def llama_cpp_text(plan: LlamaCppPlan) -> str:
         f"    weights                 {_gib(plan.weights_bytes_in_ram):>14}",
         f"    KV cache                {_gib(plan.kv_bytes_in_ram):>14}",
         "",
-        f"  starts                  {'yes' if plan.starts else 'no: more than the GPU holds with llama.cpp margin of 1 GiB'}",
+        f"  starts                  {'yes' if plan.starts else 'no: more than the GPU holds once llama.cpp keeps 1 GiB free'}",
     ]
     if plan.decode_tokens_per_second is not None:
         lines.append(f"  decode (upper bound)    {plan.decode_tokens_per_second:,.1f} tokens/s per sequence")

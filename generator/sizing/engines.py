@@ -127,3 +127,6 @@ def kv_dtype_bytes(kv_dtype: str) -> int:
 def cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
+
+def round_up(value: int, multiple: int) -> int:
+    return cdiv(value, multiple) * multiple

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from generator.catalog.records import Gpu, Model
-from generator.sizing.formats import bytes_by_component, format_plan
+from generator.sizing.formats import format_table
 from generator.sizing.planner import Plan, PlanRequest, plan_that_starts
 from generator.sizing.size_report import PRECISIONS
 
@@ -25,9 +25,9 @@ class FitRow:
 
 def precisions_largest_first(model: Model) -> tuple[str, ...]:
     """The formats rows of `plan --precision`, largest weights first (ties: the published one first)."""
-    keys = list(dict.fromkeys(PRECISIONS.values()))
-    size = {key: sum(bytes_by_component(model, *format_plan(model, key)).values()) for key in keys}
-    return tuple(sorted(keys, key=lambda key: (-size[key], key != "native", keys.index(key))))
+    offered = set(PRECISIONS.values())
+    rows = [row for row in format_table(model) if row.key in offered]
+    return tuple(row.key for row in sorted(rows, key=lambda row: (-row.bytes, row.key != "native")))
 
 
 def fit_row(model: Model, gpu: Gpu, count: int, request: PlanRequest) -> FitRow:

@@ -12,17 +12,19 @@ Rules of llama.cpp (ggml-org/llama.cpp, read at commit 82bb48500a9a6b3374da2cf58
   PAD(min(n_ctx, n_swa * n_seq + n_ubatch), 256) cells; the cache sits with its layer;
 - common/common.h: `--fit` (on by default) keeps a margin of 1 GiB free on every GPU.
 The compute buffer has no formula in llama.cpp (it measures a worst-case graph); compute_buffer_bytes
-states the estimate used here and tests/data/llama_cpp_logs.yaml the logs it is checked against.
+states the estimate used here and tests/data/llama_cpp_compute_buffers.yaml the logs it is checked against.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from generator.catalog.records import Gpu, Model
-from generator.sizing.engines import GIB, engine_memory_bytes
-from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_file
-from generator.sizing.kv_cache import default_context
+from generator.sizing.engines import GIB, engine_memory_bytes, round_up
+from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_file, tensor_bytes
+from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
+from generator.sizing.planner import largest
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 
 LLAMA_CPP = "llama.cpp"
@@ -37,21 +39,6 @@ RAM_BANDWIDTH = OFFLOAD_BANDWIDTHS["ram"][1]
 EXPERT_NAMES = ("ffn_gate_exps", "ffn_up_exps", "ffn_down_exps")
 
 
-def _pad(value: int, multiple: int) -> int:
-    return -(-value // multiple) * multiple
-
-
-def _first(holds, low: int, high: int) -> int:
-    """The smallest n in [low, high] for which holds(n), holds being monotone and true at high."""
-    while low < high:
-        middle = (low + high) // 2
-        if holds(middle):
-            high = middle
-        else:
-            low = middle + 1
-    return low
-
-
 def cache_row_bytes(values: int, cache_type: str) -> int:
     kind = GGML_TYPES[cache_type.upper()]
     return values // kind.values * kind.bytes
@@ -60,7 +47,7 @@ def cache_row_bytes(values: int, cache_type: str) -> int:
 @dataclass(frozen=True)
 class LlamaCppRequest:
     quant: str = "Q4_K_M"
-    context: int | None = None  # tokens per user; None: the model's window, at most 32,768
+    context: int | None = None  # tokens per user; None: the model's window, at most SHORT_CONTEXT
     users: int = 1  # --parallel: every user gets `context` cells of one shared cache
     n_gpu_layers: int | None = None  # None: the most that fit
     n_cpu_moe: int | None = None  # None: with MoE, the fewest that fit
@@ -84,10 +71,29 @@ class LlamaCppPlan:
     kv_bytes_per_token: int  # every layer, this cache type (sliding-window layers up to their window)
     compute_buffer_bytes: int
     total_memory_bytes: int  # one GPU, as CUDA reports it
-    starts: bool
     gpu_read_bytes: int  # one generated token
     ram_read_bytes: int
     decode_tokens_per_second: float | None
+
+    @property
+    def vram_bytes(self) -> int:
+        """What the fullest GPU holds: its weights, its layers' KV cache and the compute buffer."""
+        return self.weights_bytes_per_gpu + self.kv_bytes_per_gpu + self.compute_buffer_bytes
+
+    @property
+    def starts(self) -> bool:
+        """Whether the fullest GPU holds its share with the margin --fit keeps free."""
+        return self.vram_bytes <= self.total_memory_bytes - FIT_MARGIN
+
+    @property
+    def cells(self) -> int:
+        """--ctx-size: the cache's cells, every user's context, padded as llama.cpp pads it."""
+        return round_up(self.context * self.request.users, CONTEXT_PADDING)
+
+    @property
+    def price_per_hour(self) -> Decimal | None:
+        price = self.gpu.price_per_gpu_hour
+        return None if price is None else price * self.count
 
     @property
     def command(self) -> str:
@@ -111,7 +117,7 @@ def _kv_per_layer(model: Model, cells: int, cache_type: str) -> tuple[int, int]:
         row = 2 * cache_row_bytes(a.kv_heads * a.head_dim, cache_type)
     window_cells = cells
     if a.sliding_window:
-        window_cells = min(cells, _pad(a.sliding_window + N_UBATCH, CONTEXT_PADDING))
+        window_cells = min(cells, round_up(a.sliding_window + N_UBATCH, CONTEXT_PADDING))
     return row * cells, row * window_cells
 
 
@@ -124,6 +130,11 @@ def _is_windowed(model: Model, layer: int) -> bool:
         return False
     period = layers // (layers - windowed) if layers > windowed else 1
     return windowed == layers or layer % period < period - 1
+
+
+def default_llama_cpp_context(model: Model) -> int:
+    """The context a plan asks for unless told: the model's window, at most SHORT_CONTEXT (32,768)."""
+    return min(default_context(model), SHORT_CONTEXT)
 
 
 def compute_buffer_bytes(vocab_size: int, hidden_size: int) -> int:
@@ -144,8 +155,11 @@ def _placement(model: Model, file: GgufFile, gpus: int, ngl: int, cpu_moe: int, 
     weights, kv = [0] * gpus, [0] * gpus
     ram_weights = ram_kv = gpu_read = ram_read = 0
     full_kv, window_kv = _kv_per_layer(model, cells, cache_type)
+    embeddings = 0
     for tensor, kind in file.types:
-        size = GGML_TYPES[kind].bytes * (tensor.row // GGML_TYPES[kind].values) * tensor.rows
+        size = tensor_bytes(tensor, kind)
+        if tensor.name == "token_embd":
+            embeddings = size
         layer = _layer_of(tensor, layers)
         in_ram = layer is None or layer not in share or (tensor.name in EXPERT_NAMES and layer < cpu_moe)
         # one token reads every weight it passes through; of the routed experts, its share
@@ -157,8 +171,6 @@ def _placement(model: Model, file: GgufFile, gpus: int, ngl: int, cpu_moe: int, 
             weights[share[layer]] += size
             gpu_read += read
     if arch.tied_embeddings and layers in share:  # the head is the embedding table, copied to the GPU
-        embeddings = next(size for size in (
-            GGML_TYPES[kind].bytes * (t.row // GGML_TYPES[kind].values) * t.rows for t, kind in file.types if t.name == "token_embd"))
         weights[share[layers]] += embeddings
         gpu_read += embeddings
     for layer in range(layers):
@@ -173,8 +185,8 @@ def _placement(model: Model, file: GgufFile, gpus: int, ngl: int, cpu_moe: int, 
 def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest = LlamaCppRequest()) -> LlamaCppPlan:
     arch = model.architecture
     file = gguf_file(model, request.quant)
-    context = request.context or min(default_context(model), 32_768)
-    cells = _pad(context * request.users, CONTEXT_PADDING)
+    context = request.context or default_llama_cpp_context(model)
+    cells = round_up(context * request.users, CONTEXT_PADDING)
     total = engine_memory_bytes(gpu)
     compute = compute_buffer_bytes(arch.vocab_size, arch.hidden_size)
     room = total - FIT_MARGIN
@@ -187,11 +199,13 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     all_layers = arch.layers + 1
     ngl, cpu_moe = request.n_gpu_layers, request.n_cpu_moe
     if ngl is None and cpu_moe is None and experts and not fits(all_layers, 0) and fits(all_layers, arch.layers):
-        # keep every layer on the GPUs, move the experts of as few layers as it takes to RAM
-        ngl, cpu_moe = all_layers, _first(lambda n: fits(all_layers, n), 0, arch.layers)
+        # keep every layer on the GPUs, and the experts of as many of them as fit (the last ones:
+        # --n-cpu-moe moves the first layers' experts to RAM)
+        ngl = all_layers
+        cpu_moe = arch.layers - largest(lambda kept: fits(all_layers, arch.layers - kept), arch.layers)
     cpu_moe = cpu_moe or 0
     if ngl is None:  # the most layers that fit (fewer layers never need more memory)
-        ngl = all_layers - _first(lambda dropped: fits(all_layers - dropped, cpu_moe), 0, all_layers)
+        ngl = largest(lambda layers: fits(layers, cpu_moe), all_layers)
     ngl = min(ngl, all_layers)
     weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(model, file, count, ngl, cpu_moe, cells, request.cache_type)
     full_kv, window_kv = _kv_per_layer(model, 1, request.cache_type)
@@ -208,7 +222,6 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         n_cpu_moe=cpu_moe, weights_bytes_per_gpu=weights[fullest], weights_bytes_in_ram=ram_weights,
         kv_bytes_per_gpu=kv[fullest], kv_bytes_in_ram=ram_kv, kv_bytes_per_token=kv_per_token,
         compute_buffer_bytes=compute, total_memory_bytes=total,
-        starts=weights[fullest] + kv[fullest] + compute <= room,
         gpu_read_bytes=gpu_read + kv_read, ram_read_bytes=ram_read, decode_tokens_per_second=speed,
     )
 
@@ -223,7 +236,7 @@ def llama_server_command(plan: LlamaCppPlan) -> str:
                f"  --n-gpu-layers {plan.n_gpu_layers}")
     if plan.n_cpu_moe:
         command += f" \\\n  --n-cpu-moe {plan.n_cpu_moe}"
-    command += f" \\\n  --ctx-size {_pad(plan.context * request.users, CONTEXT_PADDING)}"
+    command += f" \\\n  --ctx-size {plan.cells}"
     if request.users > 1:
         command += f" \\\n  --parallel {request.users}"
     if request.cache_type != "f16":

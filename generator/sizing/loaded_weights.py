@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from generator.catalog.records import Model
-from generator.sizing.engines import cdiv
+from generator.sizing.engines import cdiv, round_up
 from generator.sizing.formats import tensor_bytes
 from generator.sizing.weights import Tensors, tensors
 
@@ -27,22 +27,18 @@ NOT_LOADED = ("extra_layers",)
 VOCAB_COMPONENTS = ("embeddings", "output_head")
 
 
-def _round_up(value: int, multiple: int) -> int:
-    return cdiv(value, multiple) * multiple
-
-
 def _shard_bytes(tensor: Tensors, format_key: str, tensor_parallel: int, mxfp4_padding: tuple[int, int] | None) -> int:
     """Bytes of `tensor` on one of `tensor_parallel` GPUs."""
     if mxfp4_padding and format_key == "mxfp4" and tensor.component == "routed_experts" and tensor.cols > 1:
         # The engine's MXFP4 MoE kernels pad each expert's intermediate slice and its hidden width.
         intermediate, hidden = mxfp4_padding
-        padded = Tensors(tensor.component, _round_up(tensor.rows, hidden),
-                         _round_up(cdiv(tensor.shards, tensor_parallel), intermediate), tensor.count)
+        padded = Tensors(tensor.component, round_up(tensor.rows, hidden),
+                         round_up(cdiv(tensor.shards, tensor_parallel), intermediate), tensor.count)
         return tensor_bytes(padded, format_key)
     whole = tensor_bytes(tensor, format_key)
     slices = tensor.shards
     if tensor.component in VOCAB_COMPONENTS:
-        slices = _round_up(tensor.shards, VOCAB_PADDING)  # padded rows, of which shards are real
+        slices = round_up(tensor.shards, VOCAB_PADDING)  # padded rows, of which shards are real
     return cdiv(whole * cdiv(slices, tensor_parallel), tensor.shards)
 
 

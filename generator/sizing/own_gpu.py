@@ -14,10 +14,8 @@ from dataclasses import dataclass
 from generator.catalog.records import Gpu, Model
 from generator.sizing.engines import engine_memory_bytes
 from generator.sizing.gguf import PAGE_QUANTS, GgufFile, gguf_file, gguf_sizable
-from generator.sizing.kv_cache import default_context
-from generator.sizing.llama_cpp import FIT_MARGIN, LlamaCppPlan, LlamaCppRequest, llama_cpp_plan
+from generator.sizing.llama_cpp import FIT_MARGIN, LlamaCppPlan, LlamaCppRequest, default_llama_cpp_context, llama_cpp_plan
 
-OWN_GPU_CONTEXT = 32_768
 CHOSEN_QUANT = "Q4_K_M"  # the page's commands: the quant most readers download
 
 
@@ -44,8 +42,7 @@ def _smallest_holding(model: Model, cards: list[Gpu], quant: str, context: int) 
     """The plan on the card with the least memory that holds every layer (what the layers, their KV
     cache and the compute buffer take is the same on any card)."""
     whole = LlamaCppRequest(quant, context, n_gpu_layers=model.architecture.layers + 1, n_cpu_moe=0)
-    probe = llama_cpp_plan(model, cards[-1], 1, whole)
-    need = probe.weights_bytes_per_gpu + probe.kv_bytes_per_gpu + probe.compute_buffer_bytes
+    need = llama_cpp_plan(model, cards[-1], 1, whole).vram_bytes
     card = next((gpu for gpu in cards if engine_memory_bytes(gpu) - FIT_MARGIN >= need), None)
     return None if card is None else llama_cpp_plan(model, card, 1, whole)
 
@@ -54,7 +51,7 @@ def own_gpu(model: Model, gpus: tuple[Gpu, ...]) -> OwnGpu | None:
     if not gguf_sizable(model):
         return None
     cards = _by_memory(gpus)
-    context = min(default_context(model), OWN_GPU_CONTEXT)
+    context = default_llama_cpp_context(model)
     rows = tuple(
         QuantFit(quant, gguf_file(model, quant), _smallest_holding(model, cards, quant, context))
         for quant in PAGE_QUANTS

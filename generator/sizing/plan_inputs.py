@@ -33,7 +33,7 @@ from generator.sizing.fit import precisions_largest_first
 from generator.sizing.gguf import FALLBACK, GGML_TYPES, PAGE_QUANTS, PRESETS, gguf_facts, gguf_sizable, gguf_tensors
 from generator.sizing.llama_cpp import CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP_VERSION, N_UBATCH, RAM_BANDWIDTH
 from generator.sizing.formats import FORMATS, KEPT_FORMAT, format_plan
-from generator.sizing.kv_cache import default_context
+from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
 from generator.sizing.loaded_weights import NOT_LOADED, VOCAB_COMPONENTS, VOCAB_PADDING
 from generator.sizing.setups import tensor_parallel_fits
 from generator.sizing.size_report import PRECISIONS
@@ -175,7 +175,7 @@ def shared_inputs(gpus: tuple[Gpu, ...]) -> dict:
             "version": LLAMA_CPP_VERSION, "ggml_types": {k: list(v) for k, v in GGML_TYPES.items()},
             "presets": PRESETS, "page_quants": list(PAGE_QUANTS), "fallback": FALLBACK, "cache_types": list(CACHE_TYPES),
             "fit_margin": FIT_MARGIN, "n_ubatch": N_UBATCH, "context_padding": CONTEXT_PADDING,
-            "ram_bandwidth": RAM_BANDWIDTH,
+            "ram_bandwidth": RAM_BANDWIDTH, "default_context": SHORT_CONTEXT,
         },
         "gpus": [gpu_inputs(gpu) for gpu in gpus],
     }

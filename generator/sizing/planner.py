@@ -214,7 +214,7 @@ def _vllm_layout(kinds: list[_LayerKind]) -> _BlockLayout:
     return _BlockLayout(block_size, group_size * page, groups)
 
 
-def _largest(fits: Callable[[int], bool], high: int) -> int:
+def largest(fits: Callable[[int], bool], high: int) -> int:
     """The largest n in [0, high] with fits(n) (fits is monotone); 0 when even 1 does not fit."""
     low = 0
     while low < high:
@@ -291,7 +291,7 @@ def _vllm(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, we
     elif layout.needed_bytes(context) > usable:
         reason = CONTEXT_DOES_NOT_FIT
     max_context = 0 if reason in (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY) else \
-        _largest(lambda tokens: layout.needed_bytes(tokens) <= usable, window)
+        largest(lambda tokens: layout.needed_bytes(tokens) <= usable, window)
     return _Accounting(
         fraction, non_kv, available, cdiv(layout.needed_bytes(context), context), int(concurrency * context),
         concurrency, reason, max_context, min(floor(concurrency), sequences) if reason is None else 0,

@@ -119,6 +119,9 @@
     if (!gpu) return { problem: text.custom_memory };
     var count = Number(form.elements.count.value), largest = gpu.shapes[gpu.shapes.length - 1];
     if (count > largest && count % largest) return { problem: fill(text.count_rule, { gpus: largest }) };
+    if (count > largest && form.elements.engine.value === "llama.cpp") {
+      return { problem: fill(text.llama_one_machine, { gpus: largest }) };
+    }
     function optional(name) {
       var field = form.elements[name];
       return field && field.value !== "" ? Number(field.value) : null;

@@ -582,7 +582,7 @@
   // llama_cpp.py llama_cpp_plan(); request: {quant, context, users, nGpuLayers, nCpuMoe, cacheType}
   function llamaCppPlan(model, shared, gpu, count, request) {
     var L = shared.llama_cpp, file = ggufFile(model, L, request.quant);
-    var context = request.context || Math.min(model.window, 32768), users = request.users || 1;
+    var context = request.context || Math.min(model.window, L.default_context), users = request.users || 1;
     var cells = pad(context * users, L.context_padding), total = gpu.memory_bytes;
     var compute = L.n_ubatch * 4 * (model.vocab_size + model.hidden_size), room = total - L.fit_margin;
     function fits(ngl, cpuMoe) {
