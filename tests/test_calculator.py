@@ -375,3 +375,11 @@ def test_the_calculator_plans_llama_cpp_from_the_address(page, server, fixture_c
     page.fill("#calculator input[name=count]", str(2 * largest))
     assert str(largest) in page.locator("#calculator [data-out='note']").inner_text()
     assert page.problems == []
+
+
+def test_fit_rows_take_the_largest_format_that_serves_the_users(catalog):
+    model, gpu = model_and_gpu(catalog, "llama-3-1-8b-instruct", "h100-sxm")
+    row = fit_row(model, gpu, 1, PlanRequest(context=32768, users=4))
+    assert row.fits and row.plan.request.precision == "native"  # its BF16 weights, 16 GB, fit an 80 GB card
+    kimi, card = model_and_gpu(catalog, "kimi-k3", "rtx-4090")
+    assert not fit_row(kimi, card, 1, PlanRequest(context=32768)).fits  # 2.8T parameters on 24 GB

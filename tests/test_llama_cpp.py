@@ -143,3 +143,14 @@ def test_options_of_the_other_engines_are_refused(args, message):
     printed = subprocess.run([sys.executable, "-m", "generator", "plan", "qwen3-8b", "--gpu", "rtx-4090", *args],
                              cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert printed.returncode == 2 and printed.stderr.strip() == message
+
+
+def test_the_decode_bound_reads_the_weights_and_the_cache_on_the_gpu(catalog):
+    # Llama-3.1-8B Q4_K_M on one H100 at 8,192 tokens: every tensor but the input embeddings
+    # (4,912,898,048 - 295,501,824 bytes, the README's worked example) and the whole KV cache
+    # (32 layers × 8,192 × 2,048 × 2 bytes) are read per token, at the card's bandwidth
+    gpu = _gpu(catalog, "h100-sxm")
+    plan = llama_cpp_plan(_model(catalog, "llama-3-1-8b-instruct"), gpu, 1, LlamaCppRequest(context=8192))
+    read = 4_912_898_048 - 295_501_824 + 32 * 8192 * 2048 * 2
+    assert (plan.gpu_read_bytes, plan.ram_read_bytes) == (read, 0)
+    assert plan.decode_tokens_per_second == pytest.approx(gpu.bandwidth_bytes_per_second / read)
