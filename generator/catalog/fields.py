@@ -24,6 +24,7 @@ COMPUTE_CAPABILITY = schema.decimal_number(Decimal(1), Decimal(99))  # NVIDIA's 
 BANDWIDTH_GB_S = schema.decimal_number(Decimal(1), Decimal(10**6))  # one GPU: 1 GB/s to 1 PB/s
 DATE = schema.iso_date(2000, 2100)  # releases and price readings: this century
 NOTE = schema.note_text  # a remark or a list of citations: up to a paragraph
+REMARK = schema.localized(schema.note_text)  # a remark pages show, in English or in each language
 
 MODEL_FIELDS = {
     "id": Field(schema.repo_id, required=True),
@@ -34,7 +35,7 @@ MODEL_FIELDS = {
     "experts": Field(EXPERTS, sourced=True),
     "experts_per_token": Field(EXPERTS, sourced=True),
     "context_window": Field(CONTEXT, sourced=True),
-    "precision": Field(schema.plain_text, sourced=True),
+    "precision": Field(schema.localized(schema.plain_text), sourced=True),
     "license": Field(schema.plain_text, sourced=True),
     "release_date": Field(DATE, sourced=True),
     "api_price": Field(schema.api_price(PRICE), sourced=True),  # per million tokens, in USD
@@ -44,7 +45,7 @@ MODEL_FIELDS = {
 _int, _count, _flag = DIMENSION, COUNT, schema.boolean
 ARCHITECTURE_FIELDS = {
     "source": Field(NOTE, required=True),  # where every value of the block comes from
-    "note": Field(NOTE),
+    "note": Field(REMARK),
     "layers": Field(_int, required=True),
     "hidden_size": Field(_int, required=True),
     "vocab_size": Field(_int, required=True),

@@ -6,7 +6,7 @@ from types import MappingProxyType
 
 from generator.catalog import schema
 from generator.catalog.architecture_reader import read_architecture
-from generator.catalog.fields import MODEL_FIELDS
+from generator.catalog.fields import MODEL_FIELDS, REMARK
 from generator.catalog.records import ApiPrice, Model, Source
 from generator.catalog.schema import Problems, read_record
 from generator.catalog.slugs import slugify
@@ -60,7 +60,9 @@ def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
         architecture = read_architecture(file, block, "experts" in values, problems)
         if architecture is None:
             return None
-        sources["architecture"] = Source(block["source"], block.get("note"))
+        # the block's note passed read_architecture's check: read it again as localized text
+        note = block.get("note")
+        sources["architecture"] = Source(block["source"], None if note is None else REMARK(note))
     if found:
         return None
     return Model(

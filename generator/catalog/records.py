@@ -9,11 +9,27 @@ from typing import Mapping
 
 
 @dataclass(frozen=True)
+class LocalizedText:
+    """Catalog text that pages show (a remark, a published format): English, and the same text in
+    other site languages where the catalog gives it. `str()` is the English."""
+
+    english: str
+    translations: tuple[tuple[str, str], ...] = ()  # (language, text), sorted by language
+
+    def in_language(self, lang: str) -> str:
+        """The text in `lang`, or the English where the catalog has no translation."""
+        return dict(self.translations).get(lang, self.english)
+
+    def __str__(self) -> str:
+        return self.english
+
+
+@dataclass(frozen=True)
 class Source:
     """Where a fact comes from: a URL or a precise citation, and an optional remark."""
 
     citation: str  # one or more citations separated by " ; "
-    note: str | None = None
+    note: LocalizedText | None = None
 
     @property
     def parts(self) -> tuple[tuple[str, bool], ...]:
@@ -171,7 +187,7 @@ class Model:
     experts: int | None = None  # routed experts
     experts_per_token: int | None = None
     context_window: int | None = None  # tokens
-    precision: str | None = None  # format of the published checkpoint
+    precision: LocalizedText | None = None  # format of the published checkpoint
     license: str | None = None
     release_date: str | None = None  # ISO 8601
     architecture: Architecture | None = None

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from generator.catalog.slugs import slugify
-from generator.catalog.records import Source
+from generator.catalog.records import LocalizedText, Source
 from generator.catalog.yaml_file import YamlFile
 
 
@@ -63,6 +63,28 @@ def plain_text(value: Any) -> str:
 
 def note_text(value: Any) -> str:
     return single_line(value, NOTE_LENGTH)
+
+
+def localized(check: Callable[[Any], str]) -> Callable[[Any], LocalizedText]:
+    """Text pages show, in English (`text`) or in several languages (`{en: text, pt: texto}`);
+    each text passes `check`."""
+
+    def read(value: Any) -> LocalizedText:
+        if not isinstance(value, dict):
+            return LocalizedText(check(value))
+        codes = [str(code) for code in value]
+        if "en" not in codes or not all(re.fullmatch(r"[a-z]{2}", code) for code in codes):
+            raise ValueError(f"must be text, or a mapping of two-letter language codes to text with 'en' (got {shown(codes)})")
+        texts = {}
+        for code, text in value.items():
+            try:
+                texts[code] = check(text)
+            except ValueError as error:
+                raise ValueError(f"{code}: {error}") from None
+        english = texts.pop("en")
+        return LocalizedText(english, tuple(sorted(texts.items())))
+
+    return read
 
 
 def shown(value: Any) -> str:
@@ -334,9 +356,9 @@ def unwrap_sourced(file, where, raw, extra_keys, problems, sources, name):
         problems.add(file, where, f"{where}.source", "missing source (every fact needs one)")
         return None
     texts = {}
-    for key in ("source", "note"):
+    for key, check in (("source", note_text), ("note", localized(note_text))):
         try:
-            texts[key] = None if raw.get(key) is None else note_text(raw[key])
+            texts[key] = None if raw.get(key) is None else check(raw[key])
         except ValueError as error:
             problems.add(file, f"{where}.{key}", f"{where}.{key}", str(error))
             return None

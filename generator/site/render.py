@@ -29,7 +29,7 @@ from babel.numbers import format_currency, format_decimal, format_percent, get_g
 
 from generator.site import view_models as page_models
 from generator.site import paths
-from generator.catalog.records import Site
+from generator.catalog.records import LocalizedText, Site
 from generator.sizing.engines import ENGINE_VERSIONS
 from generator.sizing.llama_cpp import LLAMA_CPP_VERSION, RAM_BANDWIDTH
 from generator.sizing.plan_inputs import CALCULATOR_LIMITS
@@ -152,7 +152,7 @@ class Renderer:
         self.group_symbol = get_group_symbol(self.locale)
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
-            finalize=as_markdown,
+            finalize=self.as_markdown,
             undefined=jinja2.StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
@@ -189,15 +189,18 @@ class Renderer:
 
     # ---- words: gettext with %(name)s placeholders; the values are Markdown-escaped
 
+    def as_markdown(self, value: object) -> Markdown:
+        """A value as Markdown text; catalog text in this page's language."""
+        return as_markdown(value.in_language(self.lang) if isinstance(value, LocalizedText) else value)
+
     def translate(self, message: str, **values: object) -> Markdown:
         return self._format(self.gettext(message), values)
 
     def translate_plural(self, singular: str, plural: str, count: int, **values: object) -> Markdown:
         return self._format(self.ngettext(singular, plural, count), {"num": self.number(count), **values})
 
-    @staticmethod
-    def _format(message: str, values: dict[str, object]) -> Markdown:
-        return Markdown(message % {name: as_markdown(value) for name, value in values.items()})
+    def _format(self, message: str, values: dict[str, object]) -> Markdown:
+        return Markdown(message % {name: self.as_markdown(value) for name, value in values.items()})
 
     # ---- number formats (DESIGN: GB = 10^9 bytes, rounded to whole GB, only at display)
 

@@ -1,0 +1,68 @@
+"""Catalog text that pages show (source notes, the published format) in each page's language.
+
+A note or a published format is English text, or a mapping `{en: ..., pt: ...}`; each page shows
+its own language's text, and the English where the catalog gives no translation.
+"""
+
+import pytest
+
+from generator.catalog.loader import CatalogError, load_catalog
+from generator.site.render import Renderer
+from generator.site.view_models import build_pages
+from tests.conftest import CONTENT
+
+LLAMA = "models/llama-3-1-8b-instruct.yaml"
+
+
+def twin(catalog, lang, path):
+    page = next(p for p in build_pages(catalog) if p.path == path)
+    return Renderer(catalog.site, lang).render(page, twin=True)
+
+
+def edit(content, name, old, new):
+    path = content / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_each_page_shows_the_note_and_format_in_its_language(content_copy):
+    edit(content_copy, LLAMA, "  note: Official model card.",
+         "  note: {en: Official model card., pt: Cartão oficial do modelo.}")
+    edit(content_copy, LLAMA, "  note: Read in a faithful (trimmed) copy of the config.json.",
+         "  note: {en: Read in a copy of config.json., pt: Lido numa cópia do config.json.}")
+    edit(content_copy, LLAMA, "  value: BF16\n", "  value: {en: BF16 (all weights), pt: BF16 (todos os pesos)}\n")
+    edit(content_copy, "gpus.yaml", 'note: "NVIDIA H200, H200 SXM, 141 GB"',
+         'note: {en: "H200 SXM: 141 GB", pt: "H200 SXM: 141 GB de memória"}')
+    catalog = load_catalog(content_copy)
+    pt, en = (twin(catalog, lang, "models/llama-3-1-8b-instruct") for lang in ("pt", "en"))
+    assert "(Cartão oficial do modelo.)" in pt and "Official model card." not in pt
+    assert "(Official model card.)" in en and "Cartão" not in en
+    assert "(Lido numa cópia do config.json.)" in pt and "(Read in a copy of config.json.)" in en
+    assert "| Publicado em | BF16 (todos os pesos) |" in pt
+    assert "| Published format | BF16 (all weights) |" in en
+    assert "como publicado: BF16 (todos os pesos)" in pt
+    gpu_pt, gpu_en = (twin(catalog, lang, "gpus/h200") for lang in ("pt", "en"))
+    assert "(H200 SXM: 141 GB de memória)" in gpu_pt and "(H200 SXM: 141 GB)" not in gpu_pt
+    assert "(H200 SXM: 141 GB)" in gpu_en
+
+
+def test_text_without_a_translation_shows_the_english_on_every_page(content_copy):
+    catalog = load_catalog(content_copy)
+    assert "(Official model card.)" in twin(catalog, "pt", "models/llama-3-1-8b-instruct")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("{pt: Cartão oficial.}", "note: must be text, or a mapping of two-letter language codes to text with 'en' (got ['pt'])"),
+    ("{en: Official., portuguese: Oficial.}", "with 'en' (got ['en', 'portuguese'])"),
+    ("{en: Official., pt: ''}", "note: pt: must be non-empty text"),
+    ("{en: Official., pt: [a, b]}", "note: pt: must be non-empty text"),
+])
+def test_a_bad_translation_is_one_line_naming_the_file_and_field(content_copy, value, message):
+    edit(content_copy, LLAMA, "  note: Official model card.", f"  note: {value}")
+    with pytest.raises(CatalogError) as error:
+        load_catalog(content_copy)
+    (line,) = error.value.problems
+    assert line.startswith(f"{content_copy / LLAMA}:")
+    assert "release_date.note: " in line and message in line
+
