@@ -9,7 +9,6 @@ import pytest
 from generator.catalog.loader import CatalogError, load_catalog
 from generator.site.render import Renderer
 from generator.site.view_models import build_pages
-from tests.conftest import CONTENT
 
 LLAMA = "models/llama-3-1-8b-instruct.yaml"
 
