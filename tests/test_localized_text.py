@@ -4,6 +4,8 @@ A note or a published format is English text, or a mapping `{en: ..., pt: ...}`;
 its own language's text, and the English where the catalog gives no translation.
 """
 
+import re
+
 import pytest
 
 from generator.catalog.loader import CatalogError, load_catalog
@@ -65,3 +67,17 @@ def test_a_bad_translation_is_one_line_naming_the_file_and_field(content_copy, v
     assert line.startswith(f"{content_copy / LLAMA}:")
     assert "release_date.note: " in line and message in line
 
+
+def test_the_shipped_catalog_gives_every_shown_text_in_portuguese(catalog):
+    # every note; a published format only when it has words ("BF16" reads the same in both)
+    missing = []
+    for owner, sources, extra in (
+        *((m.slug, m.sources, {"precision": m.precision} if m.precision and re.search("[a-z]{3}", str(m.precision)) else {})
+          for m in catalog.models),
+        *((g.slug, g.sources, {}) for g in catalog.gpus),
+    ):
+        texts = {f"{field}.note": source.note for field, source in sources.items()}
+        texts.update({field: text for field, text in extra.items()})
+        missing += [f"{owner}: {field}" for field, text in texts.items()
+                    if text is not None and "pt" not in dict(text.translations)]
+    assert missing == []
