@@ -3,10 +3,9 @@
     python benchmarks/build_scale.py [--sizes 100 1000 5000] [--incremental-size 1000]
 
 For each N: a full build (wall seconds, seconds per page, peak RSS of the build process, HTML bytes
-per model page, search-index bytes per language), and a floor measured in the same run: the same
-Markdown rendered to HTML files with markdown-it-py and a minimal Jinja2 template. Then a one-model
-edit rebuilt at --incremental-size, and what a reader downloads before the first search result
-with our short index and, if Pagefind is installed (pip install 'pagefind[bin]'), with Pagefind.
+per model page, the search bundle's size), and a floor measured in the same run: the same Markdown
+rendered to HTML files with markdown-it-py and a minimal Jinja2 template. Then a one-model edit
+rebuilt at --incremental-size. What a first search downloads: benchmarks/search_weight.py.
 Figures, not assertions: the machine is shared, compare ratios from one run.
 """
 
@@ -63,33 +62,6 @@ def floor_seconds(docs: Path, out: Path) -> float:
     return time.monotonic() - started
 
 
-def search_first_result_bytes(lang_dir: Path) -> int:
-    """Our index: search_index.json, the search worker and the lunr files for the language."""
-    assets = lang_dir / "assets" / "javascripts"
-    files = [lang_dir / "search" / "search_index.json", *assets.glob("workers/search.*.min.js")]
-    files += [assets / "lunr" / "min" / name for name in ("lunr.stemmer.support.min.js", f"lunr.{lang_dir.name}.min.js")]
-    return sum(path.stat().st_size for path in files if path.is_file())
-
-
-def pagefind_first_result_bytes(lang_dir: Path, work: Path) -> int | None:
-    """Pagefind's default UI: its scripts and styles, entry, metadata and wasm for the language,
-    the largest index chunk a query may need, and the fragments of the 5 results it shows first
-    (median size of a model page's fragment)."""
-    try:
-        import pagefind  # noqa: F401
-    except ImportError:
-        return None
-    site = work / "pagefind-site"
-    shutil.copytree(lang_dir, site)
-    subprocess.run([sys.executable, "-m", "pagefind", "--site", str(site)], check=True, capture_output=True)
-    folder = site / "pagefind"
-    fixed = [folder / name for name in ("pagefind.js", "pagefind-ui.js", "pagefind-ui.css", "pagefind-entry.json")]
-    fixed += [*folder.glob("*.pf_meta"), *folder.glob(f"wasm.{lang_dir.name}.pagefind")]
-    largest_chunk = max(p.stat().st_size for p in (folder / "index").glob("*.pf_index"))
-    fragments = sorted(p.stat().st_size for p in (folder / "fragment").glob("*.pf_fragment"))
-    return sum(p.stat().st_size for p in fixed if p.is_file()) + largest_chunk + 5 * fragments[len(fragments) // 2]
-
-
 def measure(count: int, work: Path) -> dict:
     content = write_catalog(work / "content", count)
     out = work / "site"
@@ -104,8 +76,7 @@ def measure(count: int, work: Path) -> dict:
         "per_page_ms": 1000 * seconds / pages,
         "peak_rss_mb": rss / 2**20,
         "html_kb_per_model_page": sum(p.stat().st_size for p in model_pages) / len(model_pages) / 1000,
-        "search_index_kb": {lang: (out / lang / "search" / "search_index.json").stat().st_size / 1000 for lang in ("pt", "en")},
-        "search_first_result_kb": search_first_result_bytes(out / "pt") / 1000,
+        "search_bundle_mb": sum(p.stat().st_size for p in (out / "pagefind").rglob("*") if p.is_file()) / 1e6,
         "floor_seconds": floor,
         "ratio_to_floor": seconds / floor,
         "content": content,
@@ -133,18 +104,13 @@ def main() -> None:
             if count == args.incremental_size:
                 edit_one_model(row["content"])
                 row["incremental_seconds"], _ = run_build(row["content"], row["out"])
-            if count == max(args.sizes):
-                pagefind = pagefind_first_result_bytes(row["out"] / "pt", work)
-                row["pagefind_first_result_kb"] = None if pagefind is None else pagefind / 1000
             rows.append(row)
             shutil.rmtree(work)
-    print("| models | pages (pt + en) | build s | ms / page | floor s | × floor | peak RSS MB | HTML KB / model page | search index KB (pt / en) | KB before first search result |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| models | pages (pt + en) | build s | ms / page | floor s | × floor | peak RSS MB | HTML KB / model page | search bundle MB |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        index = r["search_index_kb"]
         print(f"| {r['models']:,} | {r['pages']:,} | {r['seconds']:.1f} | {r['per_page_ms']:.1f} | {r['floor_seconds']:.1f} | "
-              f"{r['ratio_to_floor']:.1f} | {r['peak_rss_mb']:.0f} | {r['html_kb_per_model_page']:.1f} | "
-              f"{index['pt']:.0f} / {index['en']:.0f} | {r['search_first_result_kb']:.0f} |")
+              f"{r['ratio_to_floor']:.1f} | {r['peak_rss_mb']:.0f} | {r['html_kb_per_model_page']:.1f} | {r['search_bundle_mb']:.1f} |")
     print()
     by_count = {r["models"]: r for r in rows}
     if 100 in by_count and 1000 in by_count:
@@ -153,9 +119,6 @@ def main() -> None:
         if "incremental_seconds" in r:
             print(f"one model edited in {r['models']:,}: rebuilt in {r['incremental_seconds']:.1f} s, "
                   f"{100 * r['incremental_seconds'] / r['seconds']:.0f} % of the full build (target ≤ 25 %)")
-        if r.get("pagefind_first_result_kb") is not None:
-            print(f"search at {r['models']:,} models, before the first result: our index {r['search_first_result_kb']:.0f} KB, "
-                  f"Pagefind {r['pagefind_first_result_kb']:.0f} KB (target ≤ 1,000 KB)")
 
 
 if __name__ == "__main__":

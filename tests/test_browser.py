@@ -5,6 +5,7 @@ The site is the fixture catalog's (tests/fixtures/catalog/): the page types and 
 same whatever the catalog holds.
 """
 
+import re
 import threading
 from functools import partial
 from http.server import ThreadingHTTPServer
@@ -14,7 +15,7 @@ import pytest
 from tests.conftest import FIXTURE, ROOT, QuietHandler, run_build
 
 ARTIFACTS = ROOT / "test-artifacts"
-PAGES = ["index", "models", "gpus", "models/kimi-k3", "gpus/b300", "fit", "404"]
+PAGES = ["index", "models", "gpus", "models/kimi-k3", "gpus/b300", "fit", "search", "404"]
 
 
 @pytest.mark.parametrize("lang", ["pt", "en"])
@@ -51,15 +52,63 @@ def test_index_and_gpu_links_resolve(page, server, lang):
     assert page.problems == []
 
 
-@pytest.mark.parametrize("lang, query, slug", [("pt", "Qwen3-Next", "qwen3-next-80b-a3b-instruct"), ("en", "Kimi-K3", "kimi-k3")])
-def test_search_finds_a_model_by_name_and_opens_it(page, server, lang, query, slug):
-    page.goto(f"{server}{lang}/index.html")
-    page.click(".md-search__input")
-    page.locator(".md-search__input").press_sequentially(query, delay=50)  # as a reader types
-    result = page.locator(f".md-search-result__link[href$='models/{slug}.html']").first
-    result.wait_for(timeout=15_000)
+# (language, words a reader types, a page the results must link to): terms of the pages' text, not
+# only titles, in each language; a GPU; a model family.
+SEARCHES = [
+    ("en", "mixture of experts", "models/kimi-k3"),
+    ("en", "sliding window", "models/mistral-7b-v0-1"),
+    ("pt", "especialistas", "models/kimi-k3"),
+    ("pt", "janela deslizante", "models/mistral-7b-v0-1"),
+    ("en", "B300", "gpus/b300"),
+    ("pt", "B300", "gpus/b300"),
+    ("pt", "Qwen3", "models/qwen3-next-80b-a3b-instruct"),
+    ("en", "Llama", "models/llama-3-1-8b-instruct"),
+]
+# The search page's words in each language (Pagefind's UI, translated by gettext).
+SEARCH_WORDS = {"pt": ("Busque modelos, GPUs e termos", r"^\d+ resultados? para {}$"),
+                "en": ("Search models, GPUs and terms", r"^\d+ results? for {}$")}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("lang, words, target", SEARCHES)
+def test_search_finds_words_of_the_pages_text_and_opens_the_page(page, server, width, lang, words, target):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{server}{lang}/models/deepseek-v2.html")
+    form = page.locator("header form[role=search]")
+    if width >= 960:  # the header's box; on a phone its button opens the search page and its box
+        form.locator("input[name=q]").fill(words)
+        form.locator("input[name=q]").press("Enter")
+    else:
+        assert not form.locator("input[name=q]").is_visible()
+        form.locator("button").click()
+        page.wait_for_url(f"{server}{lang}/search.html*")
+        page.locator(".pagefind-ui__search-input").press_sequentially(words, delay=30)  # as a reader types
+    page.wait_for_url(f"{server}{lang}/search.html*")
+    placeholder, found = SEARCH_WORDS[lang]
+    assert page.locator(".pagefind-ui__search-input").get_attribute("placeholder") == placeholder
+    # the results of the whole words (a reader's first letters are searched too, as they type)
+    page.locator(".pagefind-ui__message").filter(has_text=re.compile(found.format(re.escape(words)))).wait_for(timeout=30_000)
+    # every result is a page of this language
+    links = page.locator(".pagefind-ui__result-link").evaluate_all("links => links.map(a => a.pathname)")
+    assert links and all(link.startswith(f"/{lang}/") for link in links)
+    result = page.locator(f".pagefind-ui__result-link[href='/{lang}/{target}.html']").first
+    more = page.locator(".pagefind-ui__button")  # "More results", while the page is not shown yet
+    while not result.count() and more.is_visible():
+        more.click()
+        page.wait_for_load_state("networkidle")
     result.click()
-    page.wait_for_url(f"{server}{lang}/models/{slug}.html*")
+    page.wait_for_url(f"{server}{lang}/{target}.html*")
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_search_page_without_words_waits_for_them_in_its_language(page, server, lang):
+    page.goto(f"{server}{lang}/search.html")
+    box = page.locator(".pagefind-ui__search-input")
+    box.wait_for()
+    assert box.get_attribute("placeholder") == SEARCH_WORDS[lang][0]
+    assert page.locator("html").get_attribute("lang") == lang
+    assert page.evaluate("document.activeElement.classList.contains('pagefind-ui__search-input')")
     assert page.problems == []
 
 

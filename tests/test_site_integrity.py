@@ -66,6 +66,16 @@ def site(request) -> Path:
     return request.getfixturevalue("built_site" if request.param == "fixture" else "shipped_site")
 
 
+# Pages of no content of their own, kept out of the sitemap and llms.txt (the search page says
+# noindex, the not-found page is served for every missing address).
+NOT_CONTENT = {"404.html", "search.html"}
+
+
+def test_the_search_page_is_out_of_search_engines(built_site):
+    for lang in LANGS:
+        assert '<meta name="robots" content="noindex">' in (built_site / lang / "search.html").read_text()
+
+
 def test_every_shipped_model_and_gpu_has_a_page_and_a_twin_in_both_languages(shipped_site, catalog):
     pages = [f"models/{m.slug}" for m in catalog.models] + [f"gpus/{g.slug}" for g in catalog.gpus]
     for lang in LANGS:
@@ -101,7 +111,7 @@ def test_no_broken_internal_link_or_anchor(site):
 def test_every_page_has_lang_canonical_and_absolute_hreflang_alternates(built_site):
     for lang in LANGS:
         for path in html_pages(built_site / lang):
-            if path.name == "404.html":
+            if path.name in NOT_CONTENT:
                 continue
             page = parse(path)
             relative = path.relative_to(built_site).as_posix()
@@ -116,7 +126,7 @@ def test_every_page_has_lang_canonical_and_absolute_hreflang_alternates(built_si
 def test_the_sitemap_lists_every_page_and_llms_txt_every_twin(site):
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
     locs = {u.find("s:loc", ns).text for u in ET.parse(site / "sitemap.xml").getroot().findall("s:url", ns)}
-    pages = {BASE + p.relative_to(site).as_posix() for lang in LANGS for p in html_pages(site / lang) if p.name != "404.html"}
+    pages = {BASE + p.relative_to(site).as_posix() for lang in LANGS for p in html_pages(site / lang) if p.name not in NOT_CONTENT}
     assert locs == pages
     llms = (site / "llms.txt").read_text()
     for url in pages:

@@ -19,6 +19,8 @@ from generator.site.lock import build_lock
 from generator.site.mkdocs_runner import reproducible_environment
 from generator.site.postbuild import write_llms_txt, write_plan_data, write_robots_txt, write_root_index, write_sitemap
 from generator.site.progress import Progress
+from generator.site.search_index import write_search_index
+from generator.site.shared_assets import share_assets
 from generator.site.publish import check_out_dir, mark, publish, remove_stale_staging, remove_staging, staging_dir
 from generator.site.view_models import site_pages
 
@@ -41,11 +43,15 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
                     for page, title in build_language(catalog, lang, specs, cache, progress).items()
                 ]
             site_dir = cache.site_dir
+            share_assets(site_dir, catalog.site.languages)
             write_sitemap(site_dir, catalog.site, [spec.path for spec in specs])
             write_robots_txt(site_dir, catalog.site)
             write_llms_txt(site_dir, catalog.site, titles)
             write_root_index(site_dir, catalog.site, LANGUAGE_NAMES)
             write_plan_data(site_dir, catalog)
+            progress.start("search index", 0)
+            write_search_index(site_dir)
+            progress.finish_line()
             mark(site_dir)
             cache.finish()
             publish(site_dir, out_dir, staging, on_swapped=progress.site_published)

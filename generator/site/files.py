@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 
-def write_if_changed(path: Path, text: str) -> bool:
-    """Write `text` unless the file already holds it; return whether it was written."""
-    data = text.encode("utf-8")
+def write_if_changed(path: Path, text: str | bytes) -> bool:
+    """Write `text` (or bytes) unless the file already holds it; return whether it was written."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         if path.read_bytes() == data:
             return False

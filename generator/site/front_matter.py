@@ -1,4 +1,4 @@
-"""The front matter of each page's MkDocs source: language alternates, JSON-LD, search exclusion."""
+"""The front matter of each page's MkDocs source: language alternates, description, JSON-LD."""
 
 from __future__ import annotations
 
@@ -49,7 +49,6 @@ def front_matter(site: Site, lang: str, page: str, rendered: RenderedPage, rende
     meta = {
         "alternates": [vars(a) for a in alternates(site, lang, page)],
         "x_default": site.base_url + paths.html_file(site.languages[0], page),
-        "search": {"exclude": True},  # the search index is ours (postbuild.write_search_index)
     }
     if rendered.description:
         meta["description"] = rendered.description

@@ -1,7 +1,8 @@
-"""One language of the site: Markdown sources, one MkDocs build, the twins and search index."""
+"""One language of the site: Markdown sources, one MkDocs build, the twins."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 from generator.catalog.records import Catalog
@@ -10,13 +11,13 @@ from generator.site.cache import BuildCache, KeepMtimes, remove_stale
 from generator.site.files import write_if_changed
 from generator.site.front_matter import front_matter
 from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
-from generator.site.postbuild import write_search_index
 from generator.site.progress import Progress
 from generator.site.render import Renderer
+from generator.site.shared_assets import point_at_shared_assets
 from generator.site.view_models import PageSpec
 
 # Files MkDocs writes on every build, dirty or not.
-ALWAYS_REWRITTEN = ("404.html", "sitemap.xml", "sitemap.xml.gz", "search/search_index.json")
+ALWAYS_REWRITTEN = ("404.html", "search.html", "sitemap.xml", "sitemap.xml.gz")
 
 
 def _write_sources(catalog, lang, specs, renderer, cache: BuildCache, progress: Progress):
@@ -68,9 +69,10 @@ def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], cache: Bu
     dirty = cache.valid and lang_dir.is_dir()
     rewritten = KeepMtimes(lang_dir, ALWAYS_REWRITTEN)
     progress.start(f"{lang}: HTML", written if dirty else len(specs))
-    run_mkdocs(config_file, dirty, progress)
+    base = paths.base_path(catalog.site.base_url)
+    rewrite = functools.partial(point_at_shared_assets, absolute_prefix=f"{base}{lang}/", shared_prefix=base)
+    run_mkdocs(config_file, dirty, progress, rewrite)
     progress.finish_line()
     _write_twins(lang, specs, twins, renderer, cache)
-    write_search_index(lang_dir, [(spec.path, titles[spec.path]) for spec in specs])
     rewritten.restore()
     return titles

@@ -10,7 +10,7 @@ import datetime as dt
 import logging
 import os
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from generator.catalog.records import Site
 from generator.site import paths
@@ -18,6 +18,7 @@ from generator.site.errors import BuildError
 from generator.site.front_matter import LANGUAGE_NAMES
 from generator.site.progress import Progress
 from generator.site.render import TEMPLATES_DIR, Renderer
+from generator.site.search_index import SEARCH_BUNDLE
 
 OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
 # Material for MkDocs' own language codes for the site languages.
@@ -40,6 +41,8 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
             "custom_dir": str(OVERRIDES_DIR),
             "font": False,  # no Google Fonts: the site must not fetch anything from elsewhere
             "features": ["navigation.tabs"],
+            # overrides/search.html: the search page (Pagefind, search_index.py), like the 404 page
+            "static_templates": ["search.html"],
         },
         # DESIGN: a nav of a few section pages; model and GPU pages are linked from the indexes.
         "nav": [
@@ -49,7 +52,9 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
             {_("What fits my GPUs"): "fit.md"},
         ],
         "not_in_nav": "/models/\n/gpus/\n",
-        "plugins": [{"search": {"lang": [lang]}}],
+        # no Material search: its index holds every page's full text (tens of MB at thousands of
+        # models); Pagefind's (search_index.py) is split in chunks a search downloads a few of
+        "plugins": [],
         "markdown_extensions": ["tables", "attr_list", "md_in_html", {"toc": {"permalink": False}}],
         "extra_css": ["assets/stylesheets/vram.css"],
         "extra_javascript": [
@@ -64,6 +69,29 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
             "generator": False,
             # overrides/404.html: the not-found page in the site's language, with links that work
             # from any address (it is served for every missing path)
+            "search_page": {
+                "title": _("Search"),
+                "text": _("Search the text of every model and GPU page: a model, a family, a GPU, a term such as \"mixture of experts\"."),
+                "noscript": _("Search needs JavaScript. Every model is listed on the models page and every GPU on the GPUs page."),
+                # the bundle relative to {lang}/search.html; results at the site's path (Pagefind
+                # wants results from the root: "/docs/pt/models/x.html")
+                "bundle": f"../{SEARCH_BUNDLE}/",
+                "base": base,
+                "strings": {
+                    "placeholder": _("Search models, GPUs and terms"),
+                    "clear_search": _("Clear"),
+                    "load_more": _("More results"),
+                    "search_label": _("Search this site"),
+                    "filters_label": _("Filters"),
+                    "zero_results": _("No results for [SEARCH_TERM]"),
+                    "many_results": _("[COUNT] results for [SEARCH_TERM]"),
+                    "one_result": _("[COUNT] result for [SEARCH_TERM]"),
+                    "alt_search": _("No results for [SEARCH_TERM]. Showing results for [DIFFERENT_TERM] instead"),
+                    "search_suggestion": _("No results for [SEARCH_TERM]. Try one of these searches:"),
+                    "searching": _("Searching for [SEARCH_TERM]..."),
+                },
+            },
+            "search_form": {"label": _("Search"), "placeholder": _("Search")},
             "not_found": {
                 "title": _("Page not found"),
                 "text": _("There is no page at this address. The models and GPUs are listed here:"),
@@ -117,17 +145,22 @@ class _Collect(logging.Handler):
             self.lines.append(record.getMessage().splitlines()[0])
 
 
-def run_mkdocs(config_file: Path, dirty: bool, progress: Progress) -> None:
-    """Build with MkDocs; its log is kept quiet, and its first warning becomes a BuildError."""
+def run_mkdocs(config_file: Path, dirty: bool, progress: Progress, rewrite: Callable[[str, int], str]) -> None:
+    """Build with MkDocs; its log is kept quiet, and its first warning becomes a BuildError.
+    `rewrite(html, depth)` is applied to every page and template it writes (shared_assets.py);
+    depth: the folders between the page and its language folder."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
     from mkdocs.plugins import BasePlugin
 
-    class CountPages(BasePlugin):
+    class CountAndRewritePages(BasePlugin):
         def on_post_page(self, output, page, config):
             progress.advance()
-            return output
+            return rewrite(output, page.file.dest_uri.count("/"))
+
+        def on_post_template(self, output_content, template_name, config):
+            return rewrite(output_content, template_name.count("/"))
 
     logger = logging.getLogger("mkdocs")
     build_logger = logging.getLogger("mkdocs.commands.build")
@@ -137,7 +170,7 @@ def run_mkdocs(config_file: Path, dirty: bool, progress: Progress) -> None:
     propagate, logger.propagate = logger.propagate, False
     try:
         config = load_config(config_file=str(config_file))
-        config.plugins["vram-guide-progress"] = CountPages()
+        config.plugins["vram-guide-pages"] = CountAndRewritePages()
         build(config, dirty=dirty)
     except (MkDocsException, SystemExit) as error:
         detail = collect.lines[0] if collect.lines else str(error)

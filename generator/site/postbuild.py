@@ -1,10 +1,9 @@
-"""Files written after the MkDocs builds: sitemaps, llms.txt, the search index, the root landing page,
-the calculator's data."""
+"""Files written after the MkDocs builds: sitemaps, llms.txt, the root landing page, the calculator's
+data."""
 
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -107,22 +106,6 @@ def write_root_index(site_dir: Path, site: Site, language_names: dict[str, str])
 </html>
 """
     write_if_changed(site_dir / "index.html", page)
-
-
-def write_search_index(lang_dir: Path, pages: list[tuple[str, str]]) -> None:
-    """search/search_index.json with one short entry per page: its location and title.
-
-    Material's search reads this file before it can show a result; with thousands of models its
-    own index (every page's full text) would be tens of MB, so pages are excluded from it
-    (front matter) and listed here by title.
-    """
-    path = lang_dir / "search" / "search_index.json"
-    index = json.loads(path.read_text(encoding="utf-8"))
-    # Material shows titles as HTML: plain-text titles are escaped (a name is never markup)
-    index["docs"] = [
-        {"location": paths.page_url(page), "title": html.escape(title, quote=False), "text": ""} for page, title in pages
-    ]
-    write_if_changed(path, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
 
 
 def write_plan_data(site_dir: Path, catalog: Catalog) -> None:

@@ -29,10 +29,11 @@ class Progress:
 
     def _show(self) -> None:
         if self.live:
-            self.stream.write(f"\r\033[K{self.label}: {self.done}/{self.total} pages")
+            count = f": {self.done}/{self.total} pages" if self.total else "..."
+            self.stream.write(f"\r\033[K{self.label}{count}")
             self.stream.flush()
 
     def finish_line(self) -> None:
-        if self.live and self.total:
+        if self.live:
             self.stream.write("\n")
             self.stream.flush()
