@@ -30,12 +30,21 @@ def test_every_page_type_loads_cleanly(page, server, lang, path):
 @pytest.mark.parametrize("lang, other", [("pt", "en"), ("en", "pt")])
 @pytest.mark.parametrize("path", ["models/kimi-k3", "gpus/b300", "models"])
 def test_language_switcher_opens_the_same_page(page, server, lang, other, path):
+    assets = []  # (language of the page, address of a style, script or image)
+    page.on("request", lambda r: r.resource_type in ("stylesheet", "script", "image")
+            and assets.append((page.url.removeprefix(server)[:2], r.url)))
     page.goto(f"{server}{lang}/{path}.html")
+    page.wait_for_load_state("networkidle")
     page.hover(".md-header__option .md-select")
     page.click(f".md-select__link[hreflang={other}]")
     # a model page's calculator keeps its question in the address, and the switch keeps it too
     page.wait_for_url(f"{server}{other}/{path}.html*")
+    page.wait_for_load_state("networkidle")
     assert page.locator("html").get_attribute("lang") == other
+    # the other language's page asks for the very files the first one had: nothing to download again
+    first = {url for page_lang, url in assets if page_lang == lang}
+    assert first and {url for page_lang, url in assets if page_lang == other} <= first
+    assert all(url.startswith(f"{server}assets/") for url in first)
     assert page.problems == []
 
 

@@ -86,6 +86,20 @@ def test_every_shipped_model_and_gpu_has_a_page_and_a_twin_in_both_languages(shi
         assert [m.slug for m in catalog.models if f'href="models/{m.slug}.html"' not in index] == []
 
 
+def test_both_languages_load_their_assets_from_one_folder(site):
+    assert [lang for lang in LANGS if (site / lang / "assets").exists()] == []
+    outside = set()
+    for lang in LANGS:
+        for path in [*html_pages(site / lang)]:
+            for link in parse(path).links:
+                if "assets/" in link and not link.startswith("http"):
+                    target = (site / link.lstrip("/")) if link.startswith("/") else (path.parent / link)
+                    if site / "assets" not in target.resolve().parents:
+                        outside.add(f"{path.relative_to(site)}: {link}")
+    assert outside == set()
+    assert (site / "assets" / "javascripts" / "calculator.js").is_file()
+
+
 def test_no_broken_internal_link_or_anchor(site):
     parsed = {path: parse(path) for path in html_pages(site)}
     broken = []
