@@ -15,7 +15,7 @@ from urllib.parse import quote
 from generator.site import paths
 from generator.sizing.launch_commands import LaunchCommands
 from generator.sizing.own_gpu import OwnGpu, own_gpu
-from generator.sizing.detailed import DetailedSizing, detailed_sizing
+from generator.sizing.detailed import DetailedSizing, HeadlineCheck, detailed_sizing
 from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest_setup
 from generator.catalog.records import Catalog, Gpu, Model, Site, Source
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
@@ -79,6 +79,21 @@ class ModelPage:
 
     def serving_at(self, bits: int) -> Requirement:
         return next(r for r in self.serving if r.key == str(bits))
+
+    @property
+    def serving_setup_is_new(self) -> bool:
+        """Whether the setup that serves the full context (detail.serving) is neither of the 16- and
+        4-bit setups the cost answer names, or needs flags: then the answer names it too."""
+        serving = self.detail.serving if self.detail else None
+        if serving is None:
+            return False
+        named = (self.serving_at(16).setup, self.serving_at(4).setup)
+        return bool(serving.plan.changes) or serving.setup not in named
+
+    def check_at(self, bits: int | str) -> HeadlineCheck | None:
+        """What vLLM does on the headline's setup at `bits` (detailed.HeadlineCheck), if planned."""
+        checks = self.detail.headline_checks if self.detail else ()
+        return next((c for c in checks if c.bits == int(bits)), None)
 
 
 @dataclass(frozen=True)

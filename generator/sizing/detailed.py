@@ -12,8 +12,8 @@ from typing import Mapping
 from generator.sizing.formats import FORMATS, Format, FormatSize, format_table
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
 from generator.sizing.engines import ENGINE_NAMES, VLLM, SGLANG
-from generator.sizing.planner import Plan, PlanRequest, plan_that_starts
-from generator.sizing.setups import Setup, cheapest, gpus_for_weights
+from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
+from generator.sizing.setups import Setup, cheapest, gpus_for_weights, smallest_setup
 from generator.catalog.records import Gpu, Model
 from generator.sizing.headline import serving_bytes
 from generator.sizing.speed import (
@@ -34,6 +34,20 @@ MAX_MACHINES = 64
 PAGE_ENGINE = VLLM  # the engine a page's setups follow
 
 
+# The formats table's rows the headline rule's bits stand for.
+HEADLINE_FORMATS = {16: "bf16", 8: "fp8", 4: "4bit"}
+
+
+@dataclass(frozen=True)
+class HeadlineCheck:
+    """The headline rule's setup for one precision (parameters × bytes + 20 %, whatever the context),
+    asked of vLLM with its default flags at the model's full context: whether it starts there, and
+    the longest context one sequence gets on it (`plan.max_context`; 0: it does not start)."""
+
+    bits: int
+    plan: Plan
+
+
 @dataclass(frozen=True)
 class Serving:
     """A setup on which vLLM starts with one sequence at the full context (planner.py), the same
@@ -42,6 +56,7 @@ class Serving:
     plan: Plan
     short: Plan  # the same setup and flags at SHORT_CONTEXT: users at once there
     sglang: Plan
+    cheaper_group: Plan | None = None  # a group of machines of the GPU rows that costs less per hour
 
     @property
     def setup(self) -> Setup:
@@ -101,6 +116,7 @@ class DetailedSizing:
     kv16_full_context_bytes: int  # one sequence at the full context window
     kv8_full_context_bytes: int
     headline_rooms: tuple[HeadlineRoom, ...]
+    headline_checks: tuple[HeadlineCheck, ...]  # 16, 8 and 4 bits, those with a setup
     serving: Serving | None  # None: no priced GPU type starts it within MAX_MACHINES machines
     gpu_rows: tuple[GpuRow, ...]
     speed: Speed | None  # None: the setup's bandwidth is not published
@@ -144,14 +160,30 @@ def _fewest_that_start(model: Model, gpu: Gpu, context: int) -> Plan | None:
 
 
 def _serving(model: Model, rows: tuple[GpuRow, ...], context: int) -> Serving | None:
-    """The cheapest of the GPU rows' setups (setups.cheapest), with its short-context and SGLang plans."""
-    chosen = cheapest((row.plan.setup, row.plan) for row in rows if row.plan is not None)
+    """The cheapest of the GPU rows' setups (setups.cheapest: one machine when one starts it), with
+    its short-context and SGLang plans, and the cheapest group of machines among the rows when it
+    costs less per hour."""
+    plans = [row.plan for row in rows if row.plan is not None]
+    chosen = cheapest((p.setup, p) for p in plans)
     if chosen is None:
         return None
     count, flags = chosen.setup.total_gpus, chosen.request
     short = plan_that_starts(model, chosen.gpu, count, replace(flags, context=min(SHORT_CONTEXT, context)))
     sglang = plan_that_starts(model, chosen.gpu, count, PlanRequest(engine=SGLANG, context=context))
-    return Serving(chosen, short, sglang)
+    groups = [p for p in plans if p.setup.machines > 1 and p.setup.price_per_hour is not None
+              and p.setup.price_per_hour < chosen.setup.price_per_hour]
+    cheaper = min(groups, key=lambda p: (p.setup.price_per_hour, p.setup.total_gpus), default=None)
+    return Serving(chosen, short, sglang, cheaper)
+
+
+def _headline_checks(model: Model, gpus: tuple[Gpu, ...], context: int) -> tuple[HeadlineCheck, ...]:
+    checks = []
+    for bits, key in HEADLINE_FORMATS.items():
+        setup = smallest_setup(serving_bytes(model.params, bits), gpus)  # the headline's own choice
+        if setup is not None:
+            request = PlanRequest(engine=PAGE_ENGINE, context=context, precision=key)
+            checks.append(HeadlineCheck(bits, plan(model, setup.gpu, setup.total_gpus, request)))
+    return tuple(checks)
 
 
 def _headline_room(model: Model, bits: int, weights: int, cache: KvCache, context: int) -> HeadlineRoom:
@@ -214,6 +246,7 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         kv16_full_context_bytes=kv16.sequence_bytes(context),
         kv8_full_context_bytes=kv8.sequence_bytes(context),
         headline_rooms=rooms,
+        headline_checks=_headline_checks(model, gpus, context),
         serving=serving,
         gpu_rows=rows,
         speed=_speed(model, serving.setup, native.by_component, kv16, context) if serving else None,

@@ -1,0 +1,109 @@
+"""One story per model page: the sections of every shipped model page agree with each other.
+
+Read from the Markdown twins of the shipped site (English): the headline table (the seed's rule),
+what vLLM does on its setups, the FAQ, "A setup to serve it" and "GPUs per type".
+"""
+
+import re
+from decimal import Decimal
+
+import pytest
+
+OUTCOME = re.compile(r"^- At (16|8|4) bits on (\d+) × (.+?), vLLM [\d.]+ "
+                     r"(starts with the full context|starts with up to ([\d,]+) tokens of context|does not start)")
+HEADLINE_ROW = re.compile(r"^\| (16|8|4) bits \| [\d,]+ GB: (\d+) × \[(.+?)\]\(")
+TYPE_ROW = re.compile(r"^\| \[(.+?)\]\([^)]*\) \| (?:[\d,]+ \| ){4}(.+?) \| (\$[\d,.]+|no price) \|$")
+
+
+def section(text: str, heading: str) -> list[str]:
+    lines = text.splitlines()
+    start = lines.index(heading)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return lines[start + 1:end]
+
+
+def model_twins(site):
+    return sorted((site / "en" / "models").glob("*.html.md"))
+
+
+def money(text: str) -> Decimal:
+    return Decimal(text.lstrip("$").replace(",", ""))
+
+
+def test_every_headline_setup_says_what_the_engine_does_on_it_right_below(shipped_site):
+    for path in model_twins(shipped_site):
+        text = path.read_text(encoding="utf-8")
+        if "## A setup to serve it" not in text:
+            continue
+        serve = section(text, "## What it takes to serve it")
+        headline = {m.group(1): (m.group(2), m.group(3)) for m in map(HEADLINE_ROW.match, serve) if m}
+        outcomes = {m.group(1): m for m in map(OUTCOME.match, serve) if m}
+        assert outcomes.keys() == headline.keys(), path.name
+        for bits, (count, gpu) in headline.items():
+            assert (outcomes[bits].group(2), outcomes[bits].group(3)) == (count, gpu), (path.name, bits)
+        if any(not m.group(4).startswith("starts with the full") for m in outcomes.values()):
+            assert any(line.startswith("- For one sequence at the full context: ") for line in serve), path.name
+
+
+def test_the_single_gpu_answer_says_what_context_that_gpu_holds(shipped_site):
+    for path in model_twins(shipped_site):
+        text = path.read_text(encoding="utf-8")
+        answer = next(line for line in text.splitlines() if line.startswith("**Can I run "))
+        if " Yes. At " in answer and "## A setup to serve it" in text:
+            bits = re.search(r"Yes\. At (\d+) bits", answer).group(1)
+            outcome = next(line for line in section(text, "## What it takes to serve it") if line.startswith(f"- At {bits} bits on "))
+            assert answer.endswith(" " + outcome.removeprefix("- ")), path.name
+
+
+def test_bf16_headline_setups_agree_with_gpus_per_type(shipped_site):
+    """Where the published checkpoint is BF16, 16 bits is what "GPUs per type" plans: a headline setup
+    that starts at the full context needs no more GPUs of its type than that table says, and one that
+    does not start there needs at least as many."""
+    checked = 0
+    for path in model_twins(shipped_site):
+        text = path.read_text(encoding="utf-8")
+        if "| Published format | BF16 |" not in text or "## GPUs per type" not in text:
+            continue
+        outcome = next((m for m in map(OUTCOME.match, section(text, "## What it takes to serve it")) if m and m.group(1) == "16"), None)
+        if outcome is None:
+            continue
+        rows = {m.group(1): m.group(2) for m in map(TYPE_ROW.match, section(text, "## GPUs per type")) if m}
+        planned = rows[outcome.group(3)]
+        if planned.startswith("does not fit") or "machines of" in planned:
+            assert not outcome.group(4).startswith("starts with the full"), path.name
+            continue
+        needed = int(planned.split(" × ")[0])
+        if outcome.group(4).startswith("starts with the full"):
+            assert needed <= int(outcome.group(2)), path.name
+        else:
+            assert needed >= int(outcome.group(2)), path.name
+        checked += 1
+    assert checked > 40
+
+
+def test_the_cheapest_setup_is_the_cheapest_single_machine_the_page_lists(shipped_site):
+    cheaper_groups = 0
+    for path in model_twins(shipped_site):
+        text = path.read_text(encoding="utf-8")
+        if "## A setup to serve it" not in text:
+            continue
+        claim = section(text, "## A setup to serve it")[1]
+        chosen = money(re.search(r"from (\$[\d,.]+) per hour\.$", claim).group(1))
+        rows = [m for m in map(TYPE_ROW.match, section(text, "## GPUs per type")) if m and m.group(3) != "no price"]
+        single = [money(m.group(3)) for m in rows if "machines of" not in m.group(2)]
+        groups = [money(m.group(3)) for m in rows if "machines of" in m.group(2)]
+        assert (min(single) if single else min(groups)) == chosen, path.name
+        cheaper = [price for price in groups if price < chosen]
+        group_line = next((line for line in section(text, "## A setup to serve it") if line.startswith("A group of machines costs less")), None)
+        if cheaper and single:
+            cheaper_groups += 1
+            assert group_line and f"from ${min(cheaper)}," in group_line, path.name
+        else:
+            assert group_line is None, path.name
+    assert cheaper_groups > 0  # Kimi-K3: 8 × B300 in one machine, 48 × A40 in six for less
+
+
+@pytest.mark.parametrize("lang, pattern", [("en", r"(\d[\d.,]*) GB, more than its \1 GB"), ("pt", r"(\d[\d.,]*) GB, mais que os \1 GB")])
+def test_rounding_never_reads_x_more_than_x(shipped_site, lang, pattern):
+    found = [p.name for p in (shipped_site / lang / "models").glob("*.html.md") if re.search(pattern, p.read_text(encoding="utf-8"))]
+    assert found == []
