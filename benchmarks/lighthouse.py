@@ -241,15 +241,19 @@ def describe(item: dict) -> str:
             parts.append(f"{key}: {value.get('value')}")
         elif key == "url" and isinstance(value, str):
             parts.append(value)
+    if item.get("groupLabel"):
+        parts.append(str(item["groupLabel"]))
     for key, unit, scale in (("totalBytes", "KB", 1024), ("wastedBytes", "KB wasted", 1024),
-                             ("wastedMs", "ms wasted", 1), ("cacheLifetimeMs", "ms cache", 1), ("duration", "ms", 1)):
+                             ("wastedMs", "ms wasted", 1), ("cacheLifetimeMs", "ms cache", 1), ("duration", "ms", 1),
+                             ("startTime", "ms from the start", 1), ("total", "ms in all", 1),
+                             ("scripting", "ms scripting", 1)):
         if isinstance(item.get(key), (int, float)) and item[key]:
             parts.append(f"{item[key] / scale:,.1f} {unit}")
     for key in ("description", "label", "signal", "reason", "statistic", "value", "directive", "failureReason", "issue"):
         value = item.get(key)
         if isinstance(value, (str, int, float)) and value != "":
             parts.append(f"{key}: {clip(value, 160)}")
-        elif isinstance(value, dict) and value.get("type") == "code":
+        elif isinstance(value, dict) and value.get("type") in ("code", "numeric", "text"):
             parts.append(f"{key}: {clip(value.get('value', ''), 160)}")
     subitems = item.get("subItems", {}).get("items", []) if isinstance(item.get("subItems"), dict) else []
     for sub in subitems[:2]:
@@ -282,6 +286,15 @@ def print_failures(label: str, report: dict, form_factor: str, items: int) -> No
                 print(f"      {describe(item)}")
             if len(found) > items:
                 print(f"      … and {len(found) - items} more")
+        if category == "performance":  # what Total Blocking Time is made of: informative, never failing
+            for audit_id in ("long-tasks", "bootup-time"):
+                audit = report["audits"].get(audit_id) or {}
+                found = detail_items(audit.get("details"))
+                if found:
+                    print(f"  context: {audit_id} ({clip(audit.get('title', ''), 120)})"
+                          + (f", {audit['displayValue']}" if audit.get("displayValue") else ""))
+                    for item in found[:items]:
+                        print(f"      {describe(item)}")
 
 
 # --- the run -------------------------------------------------------------------------------
@@ -351,20 +364,23 @@ def main() -> int:
         environment = first.get("environment", {})
         indexes = [run["report"].get("environment", {}).get("benchmarkIndex") for run in runs if run["report"]]
         indexes = [index for index in indexes if index is not None]
-        speed = f"; benchmarkIndex {min(indexes):.0f}-{max(indexes):.0f} (higher is a faster machine)" if indexes else ""
+        speed = (f"; CPU index (Lighthouse's benchmarkIndex, lower when the machine is busy) "
+                 f"{min(indexes):.0f}-{max(indexes):.0f}") if indexes else ""
         print(f"Lighthouse {first.get('lighthouseVersion')}, {environment.get('hostUserAgent', '?')}{speed}")
     print(f"served at {base} with gzip and Cache-Control; canonical and hreflang point at the site's base_url, "
           f"e.g. {canonical_url}\n")
-    print("| page | form factor | performance (target) | accessibility (100) | best practices (100) | SEO (100) | run s |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| page | form factor | performance (target) | accessibility (100) | best practices (100) | SEO (100) | CPU index | run s |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for run in runs:
         report = run["report"]
         if report is None:
-            print(f"| {run['label']} | {run['form_factor']} | failed: {clip(run['problem'], 120)} | | | | {run['seconds']:.0f} |")
+            print(f"| {run['label']} | {run['form_factor']} | failed: {clip(run['problem'], 120)} | | | | | {run['seconds']:.0f} |")
             continue
         goal = PERFORMANCE_TARGET[run["form_factor"]]
         cells = [f"{cell(score(report, 'performance'), goal)} (≥ {goal})"]
         cells += [cell(score(report, category), 100) for category in CATEGORIES[1:]]
+        index = report.get("environment", {}).get("benchmarkIndex")
+        cells.append("?" if index is None else f"{index:.0f}")
         print(f"| {run['label']} | {run['form_factor']} | {' | '.join(cells)} | {run['seconds']:.0f} |")
     below = sum(1 for run in runs if run["report"] for category in CATEGORIES
                 if (score(run["report"], category) or 0) < target(category, run["form_factor"]))
