@@ -122,11 +122,11 @@ def test_search_page_without_words_waits_for_them_in_its_language(page, server, 
 
 
 @pytest.mark.parametrize("lang", ["pt", "en"])
-@pytest.mark.parametrize("path", ["models/kimi-k3", "models", "gpus/b300", "fit"])
+@pytest.mark.parametrize("path", ["models/kimi-k3", "models/llama-3-1-8b-instruct", "models", "gpus/b300", "fit", "search.html?q=B300"])
 def test_nothing_overflows_a_phone_screen(browser, server, lang, path):
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     page = context.new_page()
-    page.goto(f"{server}{lang}/{path}.html")
+    page.goto(f"{server}{lang}/{path}" if "." in path else f"{server}{lang}/{path}.html")
     page.wait_for_load_state("networkidle")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     wide = page.evaluate("""() => [...document.querySelectorAll('article table')]
@@ -134,6 +134,32 @@ def test_nothing_overflows_a_phone_screen(browser, server, lang, path):
         .map(t => getComputedStyle(t.closest('.md-typeset__scrollwrap') || t).overflowX)""")
     assert all(overflow in ("auto", "scroll") for overflow in wide), wide
     context.close()
+
+
+# What vLLM does on each of the headline's setups, right under the headline table (one story per
+# page): the fixture's Llama-3.1-8B-Instruct holds 36,800 tokens on one RTX 4090 at 16 bits, and
+# needs 2 for its full 131,072-token context, as "A setup to serve it" says further down.
+STORY = {
+    "pt": ("Em 16 bits em 1 × RTX 4090, o vLLM 0.33.0 inicia com até 36.800 tokens de contexto, não os 131.072 completos.",
+           "Para uma sequência no contexto completo: 2 × RTX 4090, a partir de US$\u00a00,68 por hora"),
+    "en": ("At 16 bits on 1 × RTX 4090, vLLM 0.33.0 starts with up to 36,800 tokens of context, not the full 131,072.",
+           "For one sequence at the full context: 2 × RTX 4090, from $0.68 per hour"),
+}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_headline_table_is_followed_by_what_the_engine_does_on_its_setups(page, server, lang, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{server}{lang}/models/llama-3-1-8b-instruct.html")
+    items = page.locator("article h2#serve ~ .md-typeset__scrollwrap + p + ul").first.locator("li")
+    assert items.count() == 4  # 16, 8 and 4 bits, then the full context
+    assert items.nth(0).inner_text() == STORY[lang][0]
+    assert items.nth(3).inner_text().startswith(STORY[lang][1])
+    assert items.nth(0).is_visible()
+    setup = page.locator("h2#setup + p")
+    assert "2 × RTX 4090" in setup.inner_text()
+    assert page.problems == []
 
 
 @pytest.mark.parametrize("lang", ["pt", "en"])

@@ -95,13 +95,13 @@
 
   function showNote(note, lines) {
     note.textContent = lines.join(" ");
-    note.hidden = lines.length === 0;
+    setHidden(note, lines.length === 0);
   }
 
   // ---- the question --------------------------------------------------------------------------
   function chosenGpu(form, shared) {
     var slug = form.elements.gpu.value, custom = slug === "custom";
-    form.querySelectorAll("[data-custom-gpu]").forEach(function (label) { label.hidden = !custom; });
+    form.querySelectorAll("[data-custom-gpu]").forEach(function (label) { setHidden(label, !custom); });
     if (!custom) return shared.gpus.find(function (gpu) { return gpu.slug === slug; }) || null;
     var memory = form.elements["gpu-memory-gb"], bandwidth = form.elements["gpu-bandwidth-gbs"];
     if (!memory.value || !memory.checkValidity()) return null;
@@ -194,11 +194,17 @@
     });
   }
 
+  // Elements and figures change only when their value does: writing the same value again would still
+  // make the browser lay out the page anew (a table of hundreds of rows on the models index).
+  function setHidden(element, hidden) {
+    if (element.hidden !== hidden) element.hidden = hidden;
+  }
+
   function setOut(root, field, shown, raw) {
     var element = root.querySelector('[data-out="' + field + '"]');
     if (!element) return;
-    element.textContent = shown;
-    element.setAttribute("data-value", String(raw));
+    if (element.textContent !== shown) element.textContent = shown;
+    if (element.getAttribute("data-value") !== String(raw)) element.setAttribute("data-value", String(raw));
   }
 
   // The figures of `plan --engine llama.cpp --json` (planner.js llamaCppJson).
@@ -218,7 +224,7 @@
       : fill(text.per_hour, { value: format.money(out.price_per_hour) }), out.price_per_hour);
     setOut(root, "command", out.command, out.starts);
     why.textContent = out.starts ? "" : text.llama_does_not_fit;
-    why.hidden = out.starts;
+    setHidden(why, out.starts);
   }
 
   function modelPage(root) {
@@ -230,10 +236,11 @@
       var shared = data[0], model = data[1];
       var ignored = readAddress(form, names);
       var addressNote = ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : [];
+      var chartTask = null;
       function update() {
         var engine = form.elements.engine.value;
         root.querySelectorAll("[data-engines]").forEach(function (element) {
-          element.hidden = element.dataset.engines.split(" ").indexOf(engine) < 0;
+          setHidden(element, element.dataset.engines.split(" ").indexOf(engine) < 0);
         });
         var asked = question(form, shared, text), why = root.querySelector('[data-out="why"]');
         if (asked.problem) {
@@ -265,8 +272,12 @@
         else if (!out.starts) lines.push(fill(text.does_not_start, { reason: text[out.reason] }));
         else if (!out.users_fit) lines.push(fill(text.too_few_users, { users: format.number(out.max_users) }));
         why.textContent = lines.join(" ");
-        why.hidden = lines.length === 0;
-        drawChart(root.querySelector('[data-out="chart"]'), plan, shared, asked.request.users, text, format);
+        setHidden(why, lines.length === 0);
+        // the chart plans 33 contexts: in a task of its own, after the figures are on screen
+        clearTimeout(chartTask);
+        chartTask = setTimeout(function () {
+          drawChart(root.querySelector('[data-out="chart"]'), plan, shared, asked.request.users, text, format);
+        }, 0);
         writeAddress(form, names);
       }
       root.hidden = false;
@@ -294,7 +305,7 @@
           var visible = (!family || row.dataset.family === family) &&
             (!size[0] || params >= Number(size[0])) && (!size[1] || params < Number(size[1])) &&
             (!fitsOnly || row.dataset.fits === "true");
-          row.hidden = !visible;
+          setHidden(row, !visible);
         });
       }
       function update() {
@@ -369,7 +380,7 @@
       var limit = field.value && field.checkValidity() ? Number(field.value) * 1e9 : null;
       var key = "bytes" + form.elements.bits.value;
       Array.prototype.forEach.call(body.rows, function (row) {
-        row.hidden = (family && row.dataset.family !== family) || (limit !== null && Number(row.dataset[key]) > limit);
+        setHidden(row, Boolean(family && row.dataset.family !== family) || (limit !== null && Number(row.dataset[key]) > limit));
       });
       writeAddress(form, names);
     });
