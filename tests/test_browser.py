@@ -162,6 +162,21 @@ def test_the_headline_table_is_followed_by_what_the_engine_does_on_its_setups(pa
     assert page.problems == []
 
 
+# Catalog text in the page's language (content/models/kimi-k3.yaml gives its format in both).
+PUBLISHED_FORMAT = {"pt": "MXFP4 (especialistas roteados) + BF16 (restante)", "en": "MXFP4 (routed experts) + BF16 (rest)"}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_catalog_text_is_in_the_pages_language(page, server, lang, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{server}{lang}/models/kimi-k3.html")
+    row = page.locator("article tr", has_text={"pt": "Publicado em", "en": "Published format"}[lang])
+    assert row.locator("td").nth(1).inner_text() == PUBLISHED_FORMAT[lang]
+    other = PUBLISHED_FORMAT["en" if lang == "pt" else "pt"]
+    assert other not in page.locator("article").inner_text()
+
+
 @pytest.mark.parametrize("lang", ["pt", "en"])
 def test_screenshots_of_the_kimi_k3_page(browser, server, lang):
     ARTIFACTS.mkdir(exist_ok=True)
