@@ -162,6 +162,19 @@ def test_the_headline_table_is_followed_by_what_the_engine_does_on_its_setups(pa
     assert page.problems == []
 
 
+@pytest.mark.parametrize("words", ['<img src=x onerror="document.title=1">', '"><script>document.title=2</script>', "B300" * 2000])
+def test_hostile_search_words_in_the_address_stay_text(page, server, words):
+    from urllib.parse import quote
+
+    page.goto(f"{server}en/search.html?q={quote(words)}")
+    message = page.locator(".pagefind-ui__message")
+    message.wait_for(timeout=30_000)
+    assert page.title() not in ("1", "2")
+    assert page.locator("#vram-search img, #vram-search script").count() == 0
+    assert words[:200] in message.inner_text()  # as text, and at most 200 characters of it searched
+    assert page.problems == []
+
+
 # Catalog text in the page's language (content/models/kimi-k3.yaml gives its format in both).
 PUBLISHED_FORMAT = {"pt": "MXFP4 (especialistas roteados) + BF16 (restante)", "en": "MXFP4 (routed experts) + BF16 (rest)"}
 
