@@ -5,8 +5,8 @@
 
 Builds the shipped catalog into a temporary folder (unless --site points at a built site) and
 serves it on 127.0.0.1 the way a static host would: gzip for text files (HTML, CSS, JavaScript,
-JSON, SVG, XML, Markdown), a year's Cache-Control for assets and a short one for pages, and the
-language's 404 page for a missing file. Python's http.server sends neither header, which costs a
+JSON, SVG, XML, Markdown), a year's Cache-Control for files with a hash in their name and a short
+one for pages and other files, and the language's 404 page for a missing file. Python's http.server sends neither header, which costs a
 mobile page several performance points.
 
 Then runs Lighthouse 12.2.3 (npm, installed into ~/.cache/vram-guide/lighthouse if missing) in
@@ -61,8 +61,12 @@ PERFORMANCE_TARGET = {"mobile": 90, "desktop": 95}
 COMPRESSED = {".html", ".css", ".js", ".json", ".svg", ".xml", ".md", ".txt", ".map"}
 TYPES = {".md": "text/markdown", ".js": "text/javascript", ".json": "application/json",
          ".svg": "image/svg+xml", ".xml": "application/xml", ".map": "application/json"}
-PAGE_CACHE = "max-age=300"  # pages and their Markdown twins change with every build
-ASSET_CACHE = "public, max-age=31536000"
+PAGE_CACHE = "max-age=300"  # pages, and files whose name stays the same when they change
+ASSET_CACHE = "public, max-age=31536000"  # files with their content's hash in their name
+# Material's bundles (main.57a0d79d.min.css) and Pagefind's files (en_7b7d8115c8, pt_411bfd8) carry
+# a hash of their content: a new version has a new name, so a year's cache is safe. Others
+# (calculator.js, pagefind.js) keep their name: a host caching them a year would serve old ones.
+HASHED_NAME = re.compile(r"[._][0-9a-f]{7,}[._]")
 
 
 def target(category: str, form_factor: str) -> int:
@@ -127,7 +131,7 @@ class StaticSite(BaseHTTPRequestHandler):
         if kind.startswith("text/") or suffix in COMPRESSED:
             kind += "; charset=utf-8"
         page = suffix == ".html" or file.name.endswith(".html.md")
-        cache = PAGE_CACHE if page else ASSET_CACHE
+        cache = ASSET_CACHE if not page and HASHED_NAME.search(file.name) else PAGE_CACHE
         if suffix not in COMPRESSED or "gzip" not in self.headers.get("Accept-Encoding", ""):
             return file.read_bytes(), kind, cache, None
         key = (file, file.stat().st_mtime_ns)

@@ -200,6 +200,10 @@ def test_a_new_model_from_real_tensors_appears_on_the_site(tmp_path, content_cop
     assert record["id"] == "example-org/Tiny-Llama-Test"
     assert record["params"]["value"] == 2 * 256 * 64 + 64 + 2 * (64 * 64 * 2 + 32 * 64 * 2 + 3 * 128 * 64 + 2 * 64)
     assert record["license"]["value"] == "TODO"
+    # the notes it writes are in both languages the pages are written in
+    assert record["params"]["note"]["pt"].startswith("Soma das formas dos tensores")
+    assert record["architecture"]["note"] == {"en": "Written by add-model from config.json (model_type llama).",
+                                              "pt": "Escrito pelo add-model a partir do config.json (model_type llama)."}
     fill_todos(written, record["params"]["value"])
     model = next(m for m in load_catalog(content_copy).models if m.slug == "tiny-llama-test")
     assert sum(params_by_component(model).values()) == model.params  # headers and architecture agree

@@ -32,7 +32,7 @@ CASES = [
     (KIMI, "experts:\n  value: 896", "experts:\n  value: 2000000",
      "models/kimi-k3.yaml:23: experts: must be an integer from 1 to 10^6 (got 2000000)"),
     (KIMI, "release_date:\n  value: '2026-07-27'", "release_date:\n  value: '0001-01-01'",
-     "models/kimi-k3.yaml:51: release_date: must be a date YYYY-MM-DD from 2000 to 2100 (got '0001-01-01')"),
+     "models/kimi-k3.yaml:53: release_date: must be a date YYYY-MM-DD from 2000 to 2100 (got '0001-01-01')"),
     (GPUS, MEMORY, MEMORY.replace("value: 80", "value: 1.0e-10"),
      "gpus.yaml:11: gpus.0.memory_gb: must be a number from 1 to 10000 (got 1e-10)"),
     (GPUS, MEMORY, MEMORY.replace("value: 80", "value: 20000"),

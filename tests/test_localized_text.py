@@ -54,8 +54,9 @@ def test_text_without_a_translation_shows_the_english_on_every_page(content_copy
 
 
 @pytest.mark.parametrize("value, message", [
-    ("{pt: Cartão oficial.}", "note: must be text, or a mapping of two-letter language codes to text with 'en' (got ['pt'])"),
+    ("{pt: Cartão oficial.}", "note: must be text, or a mapping of languages (en, pt) to text with 'en' (got ['pt'])"),
     ("{en: Official., portuguese: Oficial.}", "with 'en' (got ['en', 'portuguese'])"),
+    ("{en: Official., pr: Oficial.}", "with 'en' (got ['en', 'pr'])"),  # a typo would show the English
     ("{en: Official., pt: ''}", "note: pt: must be non-empty text"),
     ("{en: Official., pt: [a, b]}", "note: pt: must be non-empty text"),
 ])

@@ -46,13 +46,26 @@ def test_every_headline_setup_says_what_the_engine_does_on_it_right_below(shippe
 
 
 def test_the_single_gpu_answer_says_what_context_that_gpu_holds(shipped_site):
+    """"Yes" names a GPU vLLM starts on, with the context it holds there (the list under the headline
+    says the same); where the rule's one GPU does not start, the answer says so."""
+    answers = {"yes": 0, "not with the default flags": 0}
     for path in model_twins(shipped_site):
         text = path.read_text(encoding="utf-8")
+        if "## A setup to serve it" not in text:
+            continue
         answer = next(line for line in text.splitlines() if line.startswith("**Can I run "))
-        if " Yes. At " in answer and "## A setup to serve it" in text:
-            bits = re.search(r"Yes\. At (\d+) bits", answer).group(1)
-            outcome = next(line for line in section(text, "## What it takes to serve it") if line.startswith(f"- At {bits} bits on "))
-            assert answer.endswith(" " + outcome.removeprefix("- ")), path.name
+        serve = section(text, "## What it takes to serve it")
+        if " Yes. At " in answer:
+            answers["yes"] += 1
+            bits, gpu = re.search(r"Yes\. At (\d+) bits it needs about [\d,]+ GB: one (.+?) GPU\.", answer).groups()
+            outcome = next(line for line in serve if line.startswith(f"- At {bits} bits on 1 × {gpu}, "))
+            assert "does not start" not in outcome, path.name
+            assert answer.endswith(" There, " + outcome.split(", ", 1)[1]), path.name
+        elif "Not with the default flags" in answer:
+            answers["not with the default flags"] += 1
+            bits = re.search(r"at (\d+) bits it needs", answer).group(1)
+            assert any(line.startswith(f"- At {bits} bits on 1 × ") and "does not start" in line for line in serve), path.name
+    assert answers["yes"] > 50 and answers["not with the default flags"] >= 1
 
 
 def test_bf16_headline_setups_agree_with_gpus_per_type(shipped_site):

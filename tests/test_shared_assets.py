@@ -2,7 +2,8 @@
 
 import pytest
 
-from generator.site.shared_assets import point_at_shared_assets
+from generator.site.errors import BuildError
+from generator.site.shared_assets import point_at_shared_assets, share_assets
 
 # (HTML as MkDocs writes it, folders between the page and its language folder, HTML after)
 REWRITES = [
@@ -32,3 +33,28 @@ REWRITES = [
 def test_asset_addresses_move_to_the_shared_folder(before, depth, after):
     assert point_at_shared_assets(before, depth, absolute_prefix="/docs/pt/", shared_prefix="/docs/") == after
     assert point_at_shared_assets(after, depth, absolute_prefix="/docs/pt/", shared_prefix="/docs/") == after
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_both_languages_copies_become_one_folder_and_stale_files_go(tmp_path):
+    for lang in ("pt", "en"):
+        write(tmp_path / lang / "assets" / "stylesheets" / "main.2.css", "new theme")
+        write(tmp_path / lang / "assets" / "javascripts" / "lunr" / "lunr.pt.js", "its search")
+        write(tmp_path / lang / "assets" / "javascripts" / "workers" / "search.1.js", "its search")
+    write(tmp_path / "assets" / "stylesheets" / "main.1.css", "old theme")  # a previous build's
+    write(tmp_path / "assets" / "plan" / "models" / "kimi-k3.json", "{}")  # the calculator's data
+    share_assets(tmp_path, ("pt", "en"))
+    files = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert files == ["assets/plan/models/kimi-k3.json", "assets/stylesheets/main.2.css"]
+    assert not (tmp_path / "assets" / "javascripts").exists()  # emptied folders go too
+
+
+def test_files_that_differ_between_languages_stop_the_build(tmp_path):
+    write(tmp_path / "pt" / "assets" / "javascripts" / "x.js", "portugues")
+    write(tmp_path / "en" / "assets" / "javascripts" / "x.js", "english")
+    with pytest.raises(BuildError, match=r"en/assets/javascripts/x\.js: differs between languages"):
+        share_assets(tmp_path, ("pt", "en"))

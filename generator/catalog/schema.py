@@ -65,6 +65,10 @@ def note_text(value: Any) -> str:
     return single_line(value, NOTE_LENGTH)
 
 
+# The languages pages are written in (render.py has translations for these).
+TEXT_LANGUAGES = ("en", "pt")
+
+
 def localized(check: Callable[[Any], str]) -> Callable[[Any], LocalizedText]:
     """Text pages show, in English (`text`) or in several languages (`{en: text, pt: texto}`);
     each text passes `check`."""
@@ -73,8 +77,9 @@ def localized(check: Callable[[Any], str]) -> Callable[[Any], LocalizedText]:
         if not isinstance(value, dict):
             return LocalizedText(check(value))
         codes = [str(code) for code in value]
-        if "en" not in codes or not all(re.fullmatch(r"[a-z]{2}", code) for code in codes):
-            raise ValueError(f"must be text, or a mapping of two-letter language codes to text with 'en' (got {shown(codes)})")
+        if "en" not in codes or not set(codes) <= set(TEXT_LANGUAGES):
+            raise ValueError(f"must be text, or a mapping of languages ({', '.join(TEXT_LANGUAGES)}) to text"
+                             f" with 'en' (got {shown(codes)})")
         texts = {}
         for code, text in value.items():
             try:

@@ -67,8 +67,7 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
                 for other in site.languages
             ],
             "generator": False,
-            # overrides/404.html: the not-found page in the site's language, with links that work
-            # from any address (it is served for every missing path)
+            # overrides/search.html: the search page, Pagefind's UI with its words in the language
             "search_page": {
                 "title": _("Search"),
                 "text": _("Search the text of every model and GPU page: a model, a family, a GPU, a term such as \"mixture of experts\"."),
@@ -91,7 +90,9 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
                     "searching": _("Searching for [SEARCH_TERM]..."),
                 },
             },
-            "search_form": {"label": _("Search"), "placeholder": _("Search")},
+            "search_form": {"label": _("Search")},  # partials/header.html
+            # overrides/404.html: the not-found page in the site's language, with links that work
+            # from any address (it is served for every missing path)
             "not_found": {
                 "title": _("Page not found"),
                 "text": _("There is no page at this address. The models and GPUs are listed here:"),

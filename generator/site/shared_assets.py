@@ -17,6 +17,8 @@ from generator.site.files import write_if_changed
 from generator.site.paths import PLAN_DATA_DIR
 
 ASSETS = "assets"
+# The theme's files for its own search, which the site does not use (search_index.py): not published.
+UNUSED_THEME_FILES = ("javascripts/lunr/", "javascripts/workers/search.")
 
 # An asset's address in a <link> or <script> MkDocs writes: "assets/…", "./assets/…", "../assets/…",
 # "/pt/assets/…" (the 404 page's, from the site's path). Catalog text never reaches a tag: it is
@@ -41,8 +43,9 @@ def point_at_shared_assets(html: str, depth: int, absolute_prefix: str, shared_p
 
 
 def share_assets(site_dir: Path, languages: tuple[str, ...]) -> None:
-    """Move each language's `assets/` into the site's `assets/`, and remove files there that no
-    language has any more (a theme update's old bundle); the calculator's data stays."""
+    """Move each language's `assets/` into the site's `assets/` (but the theme's search files), and
+    remove files there that no language has any more (a theme update's old bundle) and the folders
+    that leaves empty; the calculator's data stays."""
     moved: dict[str, bytes] = {}
     for lang in languages:
         folder = site_dir / lang / ASSETS
@@ -50,6 +53,8 @@ def share_assets(site_dir: Path, languages: tuple[str, ...]) -> None:
             if not path.is_file():
                 continue
             name = path.relative_to(folder).as_posix()
+            if name.startswith(UNUSED_THEME_FILES):
+                continue
             data = path.read_bytes()
             if moved.setdefault(name, data) != data:
                 raise BuildError(f"{path}: differs between languages, so they cannot share {ASSETS}/{name}")
@@ -57,7 +62,11 @@ def share_assets(site_dir: Path, languages: tuple[str, ...]) -> None:
         if folder.is_dir():
             shutil.rmtree(folder)
     plan_data = site_dir / PLAN_DATA_DIR
-    for path in sorted((site_dir / ASSETS).rglob("*")):
+    for path in sorted((site_dir / ASSETS).rglob("*"), reverse=True):  # files before their folders
         name = path.relative_to(site_dir / ASSETS).as_posix()
-        if path.is_file() and name not in moved and plan_data not in path.parents:
+        if path == plan_data or plan_data in path.parents:
+            continue
+        if path.is_file() and name not in moved:
             path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()

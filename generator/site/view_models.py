@@ -66,7 +66,8 @@ class ModelPage:
     fine_tuning: tuple[Requirement, ...]  # QLoRA, LoRA, full
     rule: HeadlineRule  # the headline rule's constants, as the page explains them
     machine_shapes: tuple[int, ...]  # GPUs per machine the smallest setup chooses among
-    single_gpu: Requirement | None  # the highest precision that one GPU holds, if any
+    single_gpu: Requirement | None  # the highest precision one GPU holds and vLLM starts on, if any
+    single_gpu_by_rule: Requirement | None  # the highest precision the rule puts on one GPU, if any
     deploy_url: str
     sources: tuple[SourcedFact, ...]
     detail: DetailedSizing | None  # None: the catalog has no architecture for this model
@@ -196,8 +197,11 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         _requirement("lora", sizing.lora_bytes, gpus),
         _requirement("full", sizing.full_fine_tuning_bytes, gpus),
     )
-    single_gpu = next((r for r in serving if r.setup is not None and r.setup.gpus_per_machine == 1), None)
     detail = detailed_sizing(model, gpus) if model.architecture else None
+    one_gpu = [r for r in serving if r.setup is not None and r.setup.gpus_per_machine == 1]
+    # on a page that plans, one GPU answers only where vLLM starts on it (with some context)
+    checks = {check.bits: check for check in detail.headline_checks} if detail else {}
+    starting = [r for r in one_gpu if int(r.key) not in checks or checks[int(r.key)].plan.max_context > 0]
     own = own_gpu(model, gpus) if model.architecture else None
     commands = None
     if detail is not None and detail.serving is not None:
@@ -214,7 +218,8 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         fine_tuning=fine_tuning,
         rule=RULE,
         machine_shapes=machine_shapes(gpus),
-        single_gpu=single_gpu,
+        single_gpu=next(iter(starting), None),
+        single_gpu_by_rule=next(iter(one_gpu), None),
         deploy_url=site.console_url.replace("{id}", quote(model.id, safe="/")),
         sources=tuple(SourcedFact(k, model.sources[k]) for k in MODEL_FACTS if k in model.sources),
         detail=detail,

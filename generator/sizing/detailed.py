@@ -15,7 +15,8 @@ from generator.sizing.engines import ENGINE_NAMES, VLLM, SGLANG
 from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
 from generator.sizing.setups import Setup, cheapest, gpus_for_weights, smallest_setup
 from generator.catalog.records import Gpu, Model
-from generator.sizing.headline import serving_bytes
+from generator.sizing.headline import SERVING_BITS, serving_bytes
+from generator.sizing.size_report import PRECISIONS
 from generator.sizing.speed import (
     OFFLOAD_BANDWIDTHS,
     TokenRead,
@@ -32,10 +33,6 @@ GPU_TABLE_FORMATS = ("bf16", "fp8", "native", "4bit")
 # The most machines of one GPU type a page plans with, before it says "does not fit".
 MAX_MACHINES = 64
 PAGE_ENGINE = VLLM  # the engine a page's setups follow
-
-
-# The formats table's rows the headline rule's bits stand for.
-HEADLINE_FORMATS = {16: "bf16", 8: "fp8", 4: "4bit"}
 
 
 @dataclass(frozen=True)
@@ -178,10 +175,10 @@ def _serving(model: Model, rows: tuple[GpuRow, ...], context: int) -> Serving | 
 
 def _headline_checks(model: Model, gpus: tuple[Gpu, ...], context: int) -> tuple[HeadlineCheck, ...]:
     checks = []
-    for bits, key in HEADLINE_FORMATS.items():
+    for bits in SERVING_BITS:
         setup = smallest_setup(serving_bytes(model.params, bits), gpus)  # the headline's own choice
         if setup is not None:
-            request = PlanRequest(engine=PAGE_ENGINE, context=context, precision=key)
+            request = PlanRequest(engine=PAGE_ENGINE, context=context, precision=PRECISIONS[str(bits)])
             checks.append(HeadlineCheck(bits, plan(model, setup.gpu, setup.total_gpus, request)))
     return tuple(checks)
 

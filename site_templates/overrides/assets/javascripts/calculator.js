@@ -242,6 +242,7 @@
         root.querySelectorAll("[data-engines]").forEach(function (element) {
           setHidden(element, element.dataset.engines.split(" ").indexOf(engine) < 0);
         });
+        clearTimeout(chartTask);  // a chart of the previous question is not drawn any more
         var asked = question(form, shared, text), why = root.querySelector('[data-out="why"]');
         if (asked.problem) {
           showNote(note, addressNote.concat([asked.problem]));
@@ -274,7 +275,6 @@
         why.textContent = lines.join(" ");
         setHidden(why, lines.length === 0);
         // the chart plans 33 contexts: in a task of its own, after the figures are on screen
-        clearTimeout(chartTask);
         chartTask = setTimeout(function () {
           drawChart(root.querySelector('[data-out="chart"]'), plan, shared, asked.request.users, text, format);
         }, 0);
