@@ -102,9 +102,12 @@ def test_search_finds_words_of_the_pages_text_and_opens_the_page(page, server, w
     assert links and all(link.startswith(f"/{lang}/") for link in links)
     result = page.locator(f".pagefind-ui__result-link[href='/{lang}/{target}.html']").first
     more = page.locator(".pagefind-ui__button")  # "More results", while the page is not shown yet
-    while not result.count() and more.is_visible():
-        more.click()
-        page.wait_for_load_state("networkidle")
+    for _ in range(40):  # the results render one by one, each once its fragment is loaded
+        if result.count():
+            break
+        if more.is_visible():
+            more.click()
+        page.wait_for_timeout(250)
     result.click()
     page.wait_for_url(f"{server}{lang}/{target}.html*")
     assert page.problems == []

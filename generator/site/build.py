@@ -50,7 +50,7 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             write_root_index(site_dir, catalog.site, LANGUAGE_NAMES)
             write_plan_data(site_dir, catalog)
             progress.start("search index", 0)
-            write_search_index(site_dir)
+            write_search_index(site_dir, catalog.site.languages)
             progress.finish_line()
             mark(site_dir)
             cache.finish()
