@@ -11,6 +11,7 @@ from functools import partial
 from http.server import ThreadingHTTPServer
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import FIXTURE, ROOT, QuietHandler, run_build
 
@@ -189,9 +190,10 @@ def test_catalog_text_is_in_the_pages_language(page, server, lang, width):
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{server}{lang}/models/kimi-k3.html")
     row = page.locator("article tr", has_text={"pt": "Publicado em", "en": "Published format"}[lang])
-    assert row.locator("td").nth(1).inner_text() == PUBLISHED_FORMAT[lang]
+    row.scroll_into_view_if_needed()  # tables are laid out as they come near the screen
+    expect(row.locator("td").nth(1)).to_have_text(PUBLISHED_FORMAT[lang], use_inner_text=True)
     other = PUBLISHED_FORMAT["en" if lang == "pt" else "pt"]
-    assert other not in page.locator("article").inner_text()
+    assert other not in page.locator("article").text_content()  # the whole text, laid out or not
 
 
 @pytest.mark.parametrize("lang", ["pt", "en"])
