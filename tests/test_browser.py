@@ -166,6 +166,17 @@ def test_the_headline_table_is_followed_by_what_the_engine_does_on_its_setups(pa
     assert page.problems == []
 
 
+@pytest.mark.parametrize("lang, other", [("pt", "en"), ("en", "pt")])
+def test_the_language_switch_keeps_the_search(page, server, lang, other):
+    page.goto(f"{server}{lang}/search.html?q=B300")
+    page.locator(".pagefind-ui__result-link").first.wait_for(timeout=30_000)
+    page.hover(".md-header__option .md-select")
+    page.click(f".md-select__link[hreflang={other}]")
+    page.wait_for_url(f"{server}{other}/search.html?q=B300")
+    page.locator(f".pagefind-ui__result-link[href='/{other}/gpus/b300.html']").first.wait_for(timeout=30_000)
+    assert page.problems == []
+
+
 @pytest.mark.parametrize("words", ['<img src=x onerror="document.title=1">', '"><script>document.title=2</script>', "B300" * 2000])
 def test_hostile_search_words_in_the_address_stay_text(page, server, words):
     from urllib.parse import quote
