@@ -17,24 +17,17 @@ import argparse
 import gzip
 import sys
 import tempfile
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.build_scale import run_build  # noqa: E402
+from benchmarks.calculator_weight import serve  # noqa: E402
 from benchmarks.synthetic import write_catalog  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 SEARCHES = [("pt", "especialistas"), ("pt", "RTX 4090"), ("en", "mixture of experts"), ("en", "sliding window"), ("en", "Qwen3")]
-
-
-class Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 def first_search(browser, base: str, model_page: str, words: str, screenshot: Path | None = None) -> dict:
@@ -91,9 +84,7 @@ def main() -> None:
         size = sum(p.stat().st_size for p in bundle.rglob("*") if p.is_file())
         pages = len(list(site.glob("*/models/*.html"))) + len(list(site.glob("*/gpus/*.html")))
         print(f"Pagefind bundle: {size / 1e6:.1f} MB for {pages:,} model and GPU pages (both languages)")
-        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(site)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        server, base = serve(site)
         print()
         print("| language | words | model page: requests, KB, KB gzip | then the search: requests, KB, KB gzip | results shown |")
         print("|---|---|---:|---:|---:|")
