@@ -82,3 +82,13 @@ def test_the_shipped_catalog_gives_every_shown_text_in_portuguese(catalog):
         missing += [f"{owner}: {field}" for field, text in texts.items()
                     if text is not None and "pt" not in dict(text.translations)]
     assert missing == []
+
+
+def test_catalog_text_in_raw_html_is_in_the_pages_language(content_copy):
+    # the calculator's HTML block escapes with |h: catalog text there follows the page's language too
+    from generator.catalog.records import LocalizedText
+
+    catalog = load_catalog(content_copy)
+    text = LocalizedText("<b>rest</b>", (("pt", "<b>restante</b>"),))
+    assert Renderer(catalog.site, "pt").html_text(text) == "&lt;b&gt;restante&lt;/b&gt;"
+    assert Renderer(catalog.site, "en").html_text(text) == "&lt;b&gt;rest&lt;/b&gt;"

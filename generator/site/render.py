@@ -182,16 +182,23 @@ class Renderer:
             code=code_block,
             code_span=code_span,
             href=link_target,
-            h=html_text,
+            h=self.html_text,
             json_script=json_script,
         )
         self.env = env
 
     # ---- words: gettext with %(name)s placeholders; the values are Markdown-escaped
 
+    def _in_language(self, value: object) -> object:
+        return value.in_language(self.lang) if isinstance(value, LocalizedText) else value
+
     def as_markdown(self, value: object) -> Markdown:
         """A value as Markdown text; catalog text in this page's language."""
-        return as_markdown(value.in_language(self.lang) if isinstance(value, LocalizedText) else value)
+        return as_markdown(self._in_language(value))
+
+    def html_text(self, value: object) -> Markdown:
+        """Text in a raw HTML block (html_text); catalog text in this page's language."""
+        return html_text(self._in_language(value))
 
     def translate(self, message: str, **values: object) -> Markdown:
         return self._format(self.gettext(message), values)

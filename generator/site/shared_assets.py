@@ -23,7 +23,8 @@ UNUSED_THEME_FILES = ("javascripts/lunr/", "javascripts/workers/search.")
 # An asset's address in a <link> or <script> MkDocs writes: "assets/…", "./assets/…", "../assets/…",
 # "/pt/assets/…" (the 404 page's, from the site's path). Catalog text never reaches a tag: it is
 # escaped (render.py).
-_ASSET_REFERENCE = re.compile(r'(<(?:link|script)\b[^>]*?\s(?:href|src)=")(\./)?((?:\.\./)*)assets/')
+_TAG_ADDRESS = r'(<(?:link|script)\b[^>]*?\s(?:href|src)=")'  # up to the address's first character
+_ASSET_REFERENCE = re.compile(_TAG_ADDRESS + r'(\./)?((?:\.\./)*)assets/')
 
 
 def point_at_shared_assets(html: str, depth: int, absolute_prefix: str, shared_prefix: str) -> str:
@@ -38,7 +39,7 @@ def point_at_shared_assets(html: str, depth: int, absolute_prefix: str, shared_p
         return f"{found.group(1)}{'../' * (depth + 1)}{ASSETS}/"
 
     html = _ASSET_REFERENCE.sub(move, html)
-    return re.sub(r'(<(?:link|script)\b[^>]*?\s(?:href|src)=")' + re.escape(absolute_prefix + ASSETS + "/"),
+    return re.sub(_TAG_ADDRESS + re.escape(absolute_prefix + ASSETS + "/"),
                   lambda found: found.group(1) + shared_prefix + ASSETS + "/", html)
 
 

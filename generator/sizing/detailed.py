@@ -123,6 +123,11 @@ class DetailedSizing:
     format_specs: Mapping[str, Format] = field(default_factory=lambda: FORMATS)  # what the formats table's rows are made of
 
     @property
+    def headline_short_of_context(self) -> bool:
+        """Whether one of the headline's setups does not start at the full context."""
+        return any(not check.plan.starts for check in self.headline_checks)
+
+    @property
     def native_bytes(self) -> int:
         return sum(self.native_bytes_by_component.values())
 
