@@ -98,7 +98,8 @@ def test_search_finds_words_of_the_pages_text_and_opens_the_page(page, server, w
     assert page.locator(".pagefind-ui__search-input").get_attribute("placeholder") == placeholder
     # the results of the whole words (a reader's first letters are searched too, as they type)
     page.locator(".pagefind-ui__message").filter(has_text=re.compile(found.format(re.escape(words)))).wait_for(timeout=30_000)
-    # every result is a page of this language
+    # every result is a page of this language (the message comes first, then the results one by one)
+    page.locator(".pagefind-ui__result-link").first.wait_for(timeout=30_000)
     links = page.locator(".pagefind-ui__result-link").evaluate_all("links => links.map(a => a.pathname)")
     assert links and all(link.startswith(f"/{lang}/") for link in links)
     result = page.locator(f".pagefind-ui__result-link[href='/{lang}/{target}.html']").first
