@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from generator.catalog.loader import load_catalog
+from generator.site.render import Renderer
+from generator.site.view_models import build_page
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"  # the shipped catalog
@@ -32,6 +34,11 @@ def run_build(content: Path, out: Path, *extra: str) -> subprocess.CompletedProc
         [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out), *extra],
         capture_output=True, text=True, cwd=ROOT,
     )
+
+
+def twin(catalog, lang: str, path: str) -> str:
+    """The Markdown twin of one page (`models/kimi-k3`) in `lang`, built alone."""
+    return Renderer(catalog.site, lang).render(build_page(catalog, path), twin=True)
 
 
 @pytest.fixture(scope="session")

@@ -11,15 +11,9 @@ from dataclasses import replace
 import pytest
 
 from generator.cli.main import main
-from generator.site.render import Renderer
-from generator.site.view_models import build_pages
 from generator.sizing.setups import tensor_parallel_fits
-from tests.conftest import FIXTURE
+from tests.conftest import FIXTURE, twin
 
-
-def twin(catalog, lang, path):
-    page = next(p for p in build_pages(catalog) if p.path == path)
-    return Renderer(catalog.site, lang).render(page, twin=True)
 
 
 # feature: (model slug, language, text its page must show, text it must not show)

@@ -10,14 +10,10 @@ import pytest
 
 from generator.catalog.loader import CatalogError, load_catalog
 from generator.site.render import Renderer
-from generator.site.view_models import build_pages
+from tests.conftest import twin
 
 LLAMA = "models/llama-3-1-8b-instruct.yaml"
 
-
-def twin(catalog, lang, path):
-    page = next(p for p in build_pages(catalog) if p.path == path)
-    return Renderer(catalog.site, lang).render(page, twin=True)
 
 
 def edit(content, name, old, new):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.site.view_models import build_pages
 from generator.site.render import Renderer
+from tests.conftest import twin
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
@@ -22,10 +22,6 @@ FIXTURE_MODELS = sorted(p.stem for p in (HERE / "fixtures" / "catalog" / "models
 PAGES = [f"models/{slug}" for slug in FIXTURE_MODELS] + ["models", "gpus", "index", "gpus/b300", "gpus/mi325x", "fit"]
 CASES = [(lang, page) for lang in ("pt", "en") for page in PAGES]
 
-
-def twin(catalog, lang, page_path):
-    page = next(p for p in build_pages(catalog) if p.path == page_path)
-    return Renderer(catalog.site, lang).render(page, twin=True)
 
 
 @pytest.mark.parametrize("lang, page_path", CASES)

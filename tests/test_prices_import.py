@@ -10,9 +10,7 @@ import pytest
 
 from generator.catalog.loader import load_catalog
 from generator.cli.main import main
-from generator.site.render import Renderer
-from generator.site.view_models import build_pages
-from tests.conftest import ROOT
+from tests.conftest import ROOT, twin
 
 HEADER = "gpu,price_per_gpu_hour,provider,date,source\n"
 
@@ -24,9 +22,7 @@ def run(capsys, content, feed):
 
 
 def gpu_page(content, lang="en"):
-    catalog = load_catalog(content)
-    page = next(p for p in build_pages(catalog) if p.path == "gpus/h100-sxm")
-    return Renderer(catalog.site, lang).render(page, twin=True)
+    return twin(load_catalog(content), lang, "gpus/h100-sxm")
 
 
 def test_a_csv_feed_rewrites_only_the_price_lines_and_the_next_build_shows_them(tmp_path, content_copy, capsys):

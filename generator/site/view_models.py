@@ -319,3 +319,11 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
 
 def build_pages(catalog: Catalog) -> tuple[Page, ...]:
     return tuple(spec.build() for spec in site_pages(catalog))
+
+
+def build_page(catalog: Catalog, path: str) -> Page:
+    """One page's view model (`models/kimi-k3`), without building the others."""
+    spec = next((spec for spec in site_pages(catalog) if spec.path == path), None)
+    if spec is None:
+        raise KeyError(f"no page {path!r}")
+    return spec.build()
