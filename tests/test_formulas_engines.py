@@ -1,4 +1,4 @@
-"""The engines' own rules (generator/sizing/engines.py), with values worked out from their code."""
+"""The engines' own rules (generator/sizing/engine_vllm.py, engine_sglang.py, engine.py), with values worked out from their code."""
 
 from dataclasses import replace
 from decimal import Decimal
@@ -6,15 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from generator.sizing.engines import (
-    BatchDefaults,
-    engine_memory_bytes,
-    kv_dtype_bytes,
-    per_tensor_parallel,
-    sglang_mem_fraction_static,
-    vllm_batch_defaults,
-    vllm_mxfp4_padding,
-)
+from generator.sizing.engine import engine_memory_bytes, kv_dtype_bytes, per_tensor_parallel
+from generator.sizing.engine_sglang import sglang_mem_fraction_static
+from generator.sizing.engine_vllm import BatchDefaults, vllm_batch_defaults, vllm_mxfp4_padding
 from tests.formula_records import gpu
 
 GIB, MIB = 2**30, 2**20

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+# N_: a note in every language of the site, from the gettext catalogs (its msgid is extracted with the pages')
+from generator.languages import in_every_language as N_
 from generator.catalog.checkpoint import Checkpoint, parameter_count
 from generator.catalog.hf_families import EVERY_OTHER_LAYER_SLIDES, ONE_NORM_TYPES, common_keys
 from generator.catalog.slugs import slugify
@@ -208,8 +210,7 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
     layers = text["num_hidden_layers"]
     arch: dict[str, Any] = {
         "source": config_url,
-        "note": _both(f"Written by add-model from config.json (model_type {model_type}).",
-                      f"Escrito pelo add-model a partir do config.json (model_type {model_type})."),
+        "note": N_("Written by add-model from config.json (model_type %(model_type)s).", model_type=model_type),
         "layers": layers,
         "hidden_size": text["hidden_size"],
         "vocab_size": text["vocab_size"],
@@ -257,11 +258,6 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
     return arch
 
 
-def _both(english: str, portuguese: str) -> dict[str, str]:
-    """A note in both languages the pages are written in (catalog text is {en: ..., pt: ...})."""
-    return {"en": english, "pt": portuguese}
-
-
 def _fact(value: Any, source: str, note: dict[str, str] | None = None) -> dict:
     fact = {"value": value, "source": source}
     if note:
@@ -281,18 +277,14 @@ def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
         record["params"] = _fact(
             parameter_count(checkpoint.tensors),
             f"{hub}/tree/main" if hub else TODO,
-            _both("Sum of the tensor shapes in the safetensors headers (packed 4-bit values counted "
-                  "twice, scales left out), read by add-model.",
-                  "Soma das formas dos tensores nos cabeçalhos safetensors (valores de 4 bits empacotados "
-                  "contados duas vezes, escalas fora), lida pelo add-model."),
+            N_("Sum of the tensor shapes in the safetensors headers (packed 4-bit values counted "
+               "twice, scales left out), read by add-model."),
         )
     else:
-        record["params"] = _fact(TODO, TODO, _both("No .safetensors files were given: fill in the published count.",
-                                                   "Nenhum arquivo .safetensors foi dado: preencha a contagem publicada."))
+        record["params"] = _fact(TODO, TODO, N_("No .safetensors files were given: fill in the published count."))
     moe, experts, per_token = _moe(model_type, text)
     if moe is not None:
-        record["active_params"] = _fact(TODO, TODO, _both("The published count of parameters used per token.",
-                                                          "A contagem publicada de parâmetros usados por token."))
+        record["active_params"] = _fact(TODO, TODO, N_("The published count of parameters used per token."))
         record["experts"] = _fact(experts, config_url)
         record["experts_per_token"] = _fact(per_token or TODO, config_url)
     if text.get("max_position_embeddings"):
@@ -304,7 +296,7 @@ def model_record(checkpoint: Checkpoint, repo_id: str | None) -> dict:
         record["license"] = _fact(license_name, f"{hub}/blob/main/README.md" if hub else TODO)
     else:
         record["license"] = _fact(TODO, TODO)
-    record["release_date"] = _fact(TODO, TODO, _both("The date the weights were published.", "A data em que os pesos foram publicados."))
+    record["release_date"] = _fact(TODO, TODO, N_("The date the weights were published."))
     if model_type in SUPPORTED:
         record["architecture"] = architecture(checkpoint, config_url)
     else:

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
+from generator.languages import LANGUAGES, SOURCE_LANGUAGE
 from generator.catalog.slugs import slugify
 from generator.catalog.records import LocalizedText, Source
 from generator.catalog.yaml_file import YamlFile
@@ -65,8 +66,6 @@ def note_text(value: Any) -> str:
     return single_line(value, NOTE_LENGTH)
 
 
-# The languages pages are written in (render.py has translations for these).
-TEXT_LANGUAGES = ("en", "pt")
 
 
 def localized(check: Callable[[Any], str]) -> Callable[[Any], LocalizedText]:
@@ -77,16 +76,16 @@ def localized(check: Callable[[Any], str]) -> Callable[[Any], LocalizedText]:
         if not isinstance(value, dict):
             return LocalizedText(check(value))
         codes = [str(code) for code in value]
-        if "en" not in codes or not set(codes) <= set(TEXT_LANGUAGES):
-            raise ValueError(f"must be text, or a mapping of languages ({', '.join(TEXT_LANGUAGES)}) to text"
-                             f" with 'en' (got {shown(codes)})")
+        if SOURCE_LANGUAGE not in codes or not set(codes) <= set(LANGUAGES):
+            raise ValueError(f"must be text, or a mapping of languages ({', '.join(sorted(LANGUAGES))}) to text"
+                             f" with '{SOURCE_LANGUAGE}' (got {shown(codes)})")
         texts = {}
         for code, text in value.items():
             try:
                 texts[code] = check(text)
             except ValueError as error:
                 raise ValueError(f"{code}: {error}") from None
-        english = texts.pop("en")
+        english = texts.pop(SOURCE_LANGUAGE)
         return LocalizedText(english, tuple(sorted(texts.items())))
 
     return read

@@ -15,12 +15,14 @@ from pathlib import Path
 from generator.catalog.add_model import add_model
 from generator.catalog.loader import CatalogError, load_catalog, load_gpus
 from generator.catalog.checkpoint import CheckpointError
-from generator.site.render import BABEL_LOCALES
+from generator.languages import LANGUAGES
 from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
 from generator.cli.plan_output import llama_cpp_json, llama_cpp_text, plan_json, plan_text
-from generator.sizing.engines import ENGINES, KV_DTYPES, VLLM_UTILIZATION
+from generator.sizing.engine import KV_DTYPES
+from generator.sizing.engine_vllm import VLLM_UTILIZATION
+from generator.sizing.engines import ENGINES
 from generator.sizing.planner import PlanRequest, plan_that_starts
 from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
@@ -93,7 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("model", metavar="MODEL", help="catalog id (openai/gpt-oss-120b) or slug (gpt-oss-120b)")
     plan.add_argument("--gpu", required=True, metavar="GPU", help="catalog GPU slug (h100-sxm)")
     plan.add_argument("--count", type=_whole_number(GPU_COUNT), default=1, metavar="N", help="GPUs (default: 1)")
-    plan.add_argument("--engine", choices=[*ENGINES, LLAMA_CPP], default="vllm", help="serving engine (default: vllm)")
+    plan.add_argument("--engine", choices=list(ENGINES), default="vllm", help="serving engine (default: vllm)")
     plan.add_argument("--context", type=_whole_number(CONTEXT), metavar="TOKENS",
                       help="--max-model-len (vLLM) or --context-length (SGLang) (default: the model's context window)")
     plan.add_argument("--users", type=_whole_number(BATCH), default=1, metavar="N",
@@ -201,10 +203,10 @@ def _run(args) -> int:
     catalog = _load(args.content)
     if catalog is None:
         return 2
-    missing = [lang for lang in catalog.site.languages if lang not in BABEL_LOCALES]
+    missing = [lang for lang in catalog.site.languages if lang not in LANGUAGES]
     if missing:
         print(f"{args.content / 'site.yaml'}: languages: no translations for {', '.join(missing)} "
-              f"(available: {', '.join(BABEL_LOCALES)})", file=sys.stderr)
+              f"(available: {', '.join(LANGUAGES)})", file=sys.stderr)
         return 2
     if args.command == "check":
         print(f"{args.content}: {len(catalog.models)} models, {len(catalog.gpus)} GPUs, no problems.")
@@ -290,7 +292,7 @@ def _plan(catalog, args) -> int:
         print(f"plan: --count: more than one machine of {gpu.name} ({largest} GPUs each) must be a multiple "
               f"of {largest} (got {args.count})", file=sys.stderr)
         return 2
-    if args.engine == LLAMA_CPP:
+    if args.engine == LLAMA_CPP.key:
         return _plan_llama_cpp(model, gpu, args)
     llama_only = [flag for flag, given in (("--quant", args.quant != "Q4_K_M"), ("--n-gpu-layers", args.n_gpu_layers is not None),
                                            ("--n-cpu-moe", args.n_cpu_moe is not None), ("--cache-type", args.cache_type != "f16")) if given]

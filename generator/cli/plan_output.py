@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from generator.sizing.engines import ENGINE_NAMES, GIB
-from generator.sizing.llama_cpp import LLAMA_CPP, LLAMA_CPP_VERSION, LlamaCppPlan
-from generator.sizing.planner import (
-    CONTEXT_DOES_NOT_FIT,
-    MEMORY_IN_USE,
-    NO_KV_MEMORY,
-    WEIGHTS_DO_NOT_FIT,
-    Plan,
-)
+from generator.sizing.engine import CONTEXT_DOES_NOT_FIT, GIB, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT
+from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
+from generator.sizing.planner import Plan
 
 REASONS = {
     MEMORY_IN_USE: "the memory fraction asks for more than is free once CUDA and NCCL are up",
@@ -64,10 +58,10 @@ def _gib(byte_count: int) -> str:
 def plan_text(plan: Plan) -> str:
     setup, split = plan.setup, plan.split
     machines = "" if setup.machines == 1 else f" in {setup.machines} machines"
-    fraction = "gpu_memory_utilization" if plan.engine == "vllm" else "mem_fraction_static"
+    fraction = plan.engine_record.memory_fraction_name
     lines = [
         f"{plan.model.name} on {setup.total_gpus} × {plan.gpu.name}{machines}, "
-        f"{ENGINE_NAMES[plan.engine]} {plan.engine_version}",
+        f"{plan.engine_record.name} {plan.engine_version}",
         f"tensor parallel {split.tensor}, pipeline {split.pipeline}; context {plan.context:,} tokens, "
         f"{plan.request.users} user{'s' if plan.request.users != 1 else ''}, weights {plan.request.precision}, "
         f"KV {plan.request.kv_dtype}, {fraction} {float(plan.memory_fraction):g}",
@@ -106,8 +100,8 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
         "model": plan.model.id,
         "gpu": plan.gpu.slug,
         "count": plan.count,
-        "engine": LLAMA_CPP,
-        "engine_version": LLAMA_CPP_VERSION,
+        "engine": LLAMA_CPP.key,
+        "engine_version": LLAMA_CPP.version,
         "quant": plan.request.quant,
         "gguf_file_bytes": plan.file.tensor_bytes,  # the tensors; the file adds its metadata (a few MB)
         "bits_per_weight": round(plan.file.bits_per_weight, 4),
@@ -134,7 +128,7 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
 
 def llama_cpp_text(plan: LlamaCppPlan) -> str:
     lines = [
-        f"{plan.model.name} {plan.request.quant} on {plan.count} × {plan.gpu.name}, llama.cpp ({LLAMA_CPP_VERSION})",
+        f"{plan.model.name} {plan.request.quant} on {plan.count} × {plan.gpu.name}, {LLAMA_CPP.name} ({LLAMA_CPP.version})",
         f"GGUF {_gib(plan.file.tensor_bytes)} of tensors ({plan.file.bits_per_weight:.2f} bits per weight); "
         f"context {plan.context:,} tokens, {plan.request.users} user{'s' if plan.request.users != 1 else ''}, "
         f"cache {plan.request.cache_type}",

@@ -13,7 +13,6 @@ from pathlib import Path
 from generator.catalog.records import Catalog
 from generator.site.cache import BuildCache, build_key
 from generator.site.errors import BuildError
-from generator.site.front_matter import LANGUAGE_NAMES
 from generator.site.language import build_language
 from generator.site.lock import build_lock
 from generator.site.mkdocs_runner import reproducible_environment
@@ -47,7 +46,7 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             write_sitemap(site_dir, catalog.site, [spec.path for spec in specs])
             write_robots_txt(site_dir, catalog.site)
             write_llms_txt(site_dir, catalog.site, titles)
-            write_root_index(site_dir, catalog.site, LANGUAGE_NAMES)
+            write_root_index(site_dir, catalog.site)
             write_plan_data(site_dir, catalog)
             progress.start("search index", 0)
             write_search_index(site_dir, catalog.site.languages)

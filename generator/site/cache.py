@@ -17,7 +17,8 @@ from generator.catalog.records import Catalog
 from generator.site.errors import BuildError
 from generator.site.files import empty_folder, write_if_changed
 from generator.site.publish import uninterruptible
-from generator.site.render import LOCALES_DIR, TEMPLATES_DIR
+from generator.languages import LOCALES_DIR
+from generator.site.render import TEMPLATES_DIR
 
 # Written in every cache folder this tool makes; a cache folder without it is never emptied.
 CACHE_MARKER = ".vram-guide-cache"

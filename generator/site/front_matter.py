@@ -6,11 +6,11 @@ import json
 from dataclasses import dataclass
 
 from generator.catalog.records import Site
+from generator.languages import LANGUAGES
 from generator.site import paths
 from generator.site.render import RenderedPage, Renderer
 from generator.site.structured_data import json_ld
 
-LANGUAGE_NAMES = {"pt": "Português", "en": "English"}
 SECTION_TITLES = {"models": "Models", "gpus": "GPUs"}  # msgids the templates use too
 
 
@@ -26,7 +26,7 @@ def alternates(site: Site, lang: str, page: str) -> list[Alternate]:
     return [
         Alternate(
             lang=other,
-            name=LANGUAGE_NAMES[other],
+            name=LANGUAGES[other].name,
             href=paths.relative_html_link(lang, page, other, page),
             url=site.base_url + paths.html_file(other, page),
         )

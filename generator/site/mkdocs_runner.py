@@ -15,14 +15,12 @@ from typing import Callable, Iterator
 from generator.catalog.records import Site
 from generator.site import paths
 from generator.site.errors import BuildError
-from generator.site.front_matter import LANGUAGE_NAMES
+from generator.languages import LANGUAGES
 from generator.site.progress import Progress
 from generator.site.render import TEMPLATES_DIR, Renderer
 from generator.site.search_index import SEARCH_BUNDLE
 
 OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
-# Material for MkDocs' own language codes for the site languages.
-THEME_LANGUAGES = {"pt": "pt-BR", "en": "en"}
 
 
 def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, site_dir: Path) -> dict:
@@ -37,7 +35,7 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
         "strict": True,
         "theme": {
             "name": "material",
-            "language": THEME_LANGUAGES[lang],
+            "language": LANGUAGES[lang].theme_language,
             "custom_dir": str(OVERRIDES_DIR),
             "font": False,  # no Google Fonts: the site must not fetch anything from elsewhere
             "features": ["navigation.tabs"],
@@ -63,7 +61,7 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
         ],
         "extra": {
             "alternate": [
-                {"name": LANGUAGE_NAMES[other], "link": f"{base}{other}/", "lang": other}
+                {"name": LANGUAGES[other].name, "link": f"{base}{other}/", "lang": other}
                 for other in site.languages
             ],
             "generator": False,

@@ -7,12 +7,13 @@ import html
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from generator.languages import LANGUAGES
 from generator.site import paths
 from generator.site.files import write_if_changed
 from generator.site.render import escape_markdown
 from generator.site.structured_data import inert_json
 from generator.catalog.records import Catalog, Site
-from generator.sizing.plan_inputs import model_inputs, shared_inputs
+from generator.sizing.plan_data import largest_machine, model_tables, shared_tables
 
 
 def write_sitemap(site_dir: Path, site: Site, page_paths: list[str]) -> None:
@@ -59,11 +60,11 @@ def write_llms_txt(site_dir: Path, site: Site, twins: list[tuple[str, str, str]]
     write_if_changed(site_dir / "llms.txt", "\n".join(lines) + "\n")
 
 
-def write_root_index(site_dir: Path, site: Site, language_names: dict[str, str]) -> None:
+def write_root_index(site_dir: Path, site: Site) -> None:
     """site/index.html: links to each language, and a script that follows the browser's language."""
     links = "\n".join(
         f'      <li><a href="{lang}/index.html" hreflang="{lang}" lang="{lang}">'
-        f"{html.escape(language_names[lang])}</a></li>"
+        f"{html.escape(LANGUAGES[lang].name)}</a></li>"
         for lang in site.languages
     )
     alternates = "\n".join(
@@ -109,12 +110,13 @@ def write_root_index(site_dir: Path, site: Site, language_names: dict[str, str])
 
 
 def write_plan_data(site_dir: Path, catalog: Catalog) -> None:
-    """The calculator's data, once for every language (plan_inputs.py): assets/plan/shared.json
-    (formats, engines, GPUs), one file per model for its page, and all models for the fit page.
+    """The calculator's data, once for every language (plan_data.py): assets/plan/shared.json
+    (engines, their constants, GPUs), one file per model for its page, and all models for the fit page.
     Files of models the catalog no longer has are removed (only .json files in that folder)."""
     folder = site_dir / paths.PLAN_DATA_DIR
-    write_if_changed(folder / "shared.json", inert_json(shared_inputs(catalog.gpus)))
-    models = [model_inputs(model) for model in sorted(catalog.models, key=lambda m: m.slug)]
+    write_if_changed(folder / "shared.json", inert_json(shared_tables(catalog.gpus)))
+    machine = largest_machine(catalog.gpus)
+    models = [model_tables(model, machine) for model in sorted(catalog.models, key=lambda m: m.slug)]
     keep = set()
     for data in models:
         keep.add(f"{data['slug']}.json")
@@ -122,4 +124,5 @@ def write_plan_data(site_dir: Path, catalog: Catalog) -> None:
     for path in (folder / "models").glob("*.json"):
         if path.name not in keep:
             path.unlink()
-    write_if_changed(folder / "models.json", inert_json(models))
+    # the fit page plans vLLM and SGLang only: without llama.cpp's tables
+    write_if_changed(folder / "models.json", inert_json([dict(data, llama_cpp=None) for data in models]))

@@ -8,9 +8,7 @@ themselves (links) return `Markdown` strings, which pass through unchanged.
 from __future__ import annotations
 
 import datetime as dt
-import gettext
 import html
-import io
 import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -22,26 +20,22 @@ from urllib.parse import quote
 import jinja2
 from markupsafe import Markup
 from babel.lists import format_list
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.dates import format_date
 from babel.numbers import format_currency, format_decimal, format_percent, get_group_symbol
 
 from generator.site import view_models as page_models
 from generator.site import paths
 from generator.catalog.records import LocalizedText, Site
-from generator.sizing.engines import ENGINE_VERSIONS
-from generator.sizing.llama_cpp import LLAMA_CPP_VERSION, RAM_BANDWIDTH
-from generator.sizing.plan_inputs import CALCULATOR_LIMITS
+from generator.languages import LANGUAGES, load_translations
+from generator.sizing.engines import SERVING_ENGINES
+from generator.sizing.llama_cpp import LLAMA_CPP, RAM_BANDWIDTH
+from generator.sizing.plan_data import CALCULATOR_LIMITS
 from generator.sizing.setups import MACHINE_SIZE
 from generator.site.structured_data import inert_json, markdown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "site_templates"
-LOCALES_DIR = ROOT / "locales"
 
-# Babel locale of each site language (DESIGN: `pt` formats as pt_BR).
-BABEL_LOCALES = {"pt": "pt_BR", "en": "en_US"}
 
 @dataclass(frozen=True)
 class RenderedPage:
@@ -129,26 +123,16 @@ def code_span(text: str) -> Markdown:
     return Markdown(f"`{text.replace('`', '')}`")
 
 
-def load_translations(lang: str, locales_dir: Path = LOCALES_DIR) -> gettext.GNUTranslations:
-    """Compile locales/<lang>/LC_MESSAGES/messages.po in memory (no .mo file is committed)."""
-    po_path = locales_dir / lang / "LC_MESSAGES" / "messages.po"
-    with po_path.open("rb") as po_file:
-        catalog = read_po(po_file, locale=BABEL_LOCALES[lang])
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
-
-
 class Renderer:
     """Renders pages of one language, as MkDocs sources or as Markdown twins."""
 
     def __init__(self, site: Site, lang: str, templates_dir: Path = TEMPLATES_DIR):
-        if lang not in BABEL_LOCALES:
+        if lang not in LANGUAGES:
             raise ValueError(f"no translations for language '{lang}'")
         self.site = site
         self.lang = lang
-        self.locale = BABEL_LOCALES[lang]
+        self.language = LANGUAGES[lang]
+        self.locale = self.language.babel_locale
         self.group_symbol = get_group_symbol(self.locale)
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(templates_dir),
@@ -164,8 +148,8 @@ class Renderer:
         self.ngettext = translations.ngettext
         env.globals.update(_=self.translate, gettext=self.translate, ngettext=self.translate_plural)
         env.globals["machine_size"] = MACHINE_SIZE  # "more than one 8-GPU machine"
-        env.globals.update(calculator_limits=CALCULATOR_LIMITS, engine_versions=ENGINE_VERSIONS,
-                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH, llama_cpp_version=LLAMA_CPP_VERSION)
+        env.globals.update(calculator_limits=CALCULATOR_LIMITS, serving_engines=tuple(SERVING_ENGINES.values()),
+                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH, llama_cpp=LLAMA_CPP)
         env.filters.update(
             number=self.number,
             gb=self.gigabytes,
@@ -251,7 +235,7 @@ class Renderer:
 
     def date(self, iso: str) -> str:
         """An ISO date as the language writes it: 27 de julho de 2026, July 27, 2026."""
-        return format_date(dt.date.fromisoformat(iso), format="long", locale=self.locale)
+        return format_date(dt.date.fromisoformat(iso), format=self.language.date_style, locale=self.locale)
 
     def bits(self, value: float) -> str:
         """Bits per weight, two decimals as llama.cpp prints them (4.89; pt: 4,89)."""

@@ -19,7 +19,7 @@ from generator.sizing.detailed import DetailedSizing, HeadlineCheck, detailed_si
 from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest_setup
 from generator.catalog.records import Catalog, Gpu, Model, Site, Source
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
-from generator.sizing.engines import VLLM
+from generator.sizing.engine_vllm import VLLM
 from generator.sizing.fit import FitRow, fit_row
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
@@ -48,7 +48,7 @@ class Question:
     count: int
     context: int
     users: int = 1
-    engine: str = VLLM
+    engine: str = VLLM.key
     kv_dtype: str = "auto"
     precision: str = "native"
 

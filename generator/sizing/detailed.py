@@ -11,7 +11,8 @@ from typing import Mapping
 
 from generator.sizing.formats import FORMATS, Format, FormatSize, format_table
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
-from generator.sizing.engines import ENGINE_NAMES, VLLM, SGLANG
+from generator.sizing.engine_sglang import SGLANG
+from generator.sizing.engine_vllm import VLLM
 from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
 from generator.sizing.setups import Setup, cheapest, gpus_for_weights, smallest_setup
 from generator.catalog.records import Gpu, Model
@@ -32,7 +33,7 @@ GPU_TABLE_FORMATS = ("bf16", "fp8", "native", "4bit")
 
 # The most machines of one GPU type a page plans with, before it says "does not fit".
 MAX_MACHINES = 64
-PAGE_ENGINE = VLLM  # the engine a page's setups follow
+PAGE_ENGINE = VLLM.key  # the engine a page's setups follow
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ class DetailedSizing:
     speed: Speed | None  # None: the setup's bandwidth is not published
     short_context: int = SHORT_CONTEXT
     max_machines: int = MAX_MACHINES
-    engine_name: str = ENGINE_NAMES[PAGE_ENGINE]  # of the setups' plans
+    engine_name: str = VLLM.name  # of the setups' plans
     format_specs: Mapping[str, Format] = field(default_factory=lambda: FORMATS)  # what the formats table's rows are made of
 
     @property
@@ -171,7 +172,7 @@ def _serving(model: Model, rows: tuple[GpuRow, ...], context: int) -> Serving | 
         return None
     count, flags = chosen.setup.total_gpus, chosen.request
     short = plan_that_starts(model, chosen.gpu, count, replace(flags, context=min(SHORT_CONTEXT, context)))
-    sglang = plan_that_starts(model, chosen.gpu, count, PlanRequest(engine=SGLANG, context=context))
+    sglang = plan_that_starts(model, chosen.gpu, count, PlanRequest(engine=SGLANG.key, context=context))
     groups = [p for p in plans if p.setup.machines > 1 and p.setup.price_per_hour is not None
               and p.setup.price_per_hour < chosen.setup.price_per_hour]
     cheaper = min(groups, key=lambda p: (p.setup.price_per_hour, p.setup.total_gpus), default=None)

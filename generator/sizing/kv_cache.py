@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.catalog.records import Architecture, Model
+from generator.sizing.layer_kinds import layer_kinds
 
 # NOTE: the "32k tokens" of the concurrency figures, and the context a model is sized at when
 # its context window is not published.
@@ -33,34 +34,19 @@ class KvCache:
         return sequences * self.sequence_bytes(tokens)
 
 
-def _per_layer_elements(arch: Architecture) -> int:
-    attention = arch.attention
-    if attention.kind == "mla":
-        # NOTE: MLA caches one compressed latent (kv_lora_rank) plus the shared rope key
-        # (qk_rope_head_dim) per token and layer: no factor 2 for K and V, no per-head copies.
-        elements = attention.kv_lora_rank + attention.qk_rope_head_dim
-        # DeepSeek sparse attention also caches one indexer key per token and layer.
-        return elements + (attention.indexer_head_dim or 0)
-    # GQA / MHA: a key and a value of head_dim for every KV head.
-    return 2 * attention.kv_dim
-
-
 def kv_cache(arch: Architecture, bits: int = 16) -> KvCache:
-    linear = arch.linear_attention
-    windowed = arch.attention.sliding_window_layers
-    per_layer = _per_layer_elements(arch) * bits // 8
-    state = 0
-    if linear:
-        # NOTE: a delta-rule layer keeps a key_dim × value_dim matrix per value head, plus the
-        # last (conv_kernel - 1) inputs of its short convolution over q, k and v.
-        matrix = linear.value_heads * linear.key_head_dim * linear.value_head_dim
-        conv = (linear.conv_kernel - 1) * (2 * linear.key_dim + linear.value_dim)
-        state = linear.layers * (matrix + conv) * bits // 8
+    """One sequence on one GPU, every value (and the state) at `bits` bits (layer_kinds.py)."""
+    kinds = layer_kinds(arch)
+
+    def total(selected) -> int:
+        return sum(kind.layers * kind.values_on_gpu(1) for kind in selected) * bits // 8
+
+    windows = [kind for kind in kinds if kind.window is not None]
     return KvCache(
-        bytes_per_token=(arch.attention_layers - windowed) * per_layer,
-        window_bytes_per_token=windowed * per_layer,
-        window_tokens=arch.attention.sliding_window or 0,
-        state_bytes=state,
+        bytes_per_token=total(k for k in kinds if k.window is None and not k.per_sequence),
+        window_bytes_per_token=total(windows),
+        window_tokens=windows[0].window if windows else 0,
+        state_bytes=total(k for k in kinds if k.per_sequence),
     )
 
 

@@ -18,17 +18,18 @@ states the estimate used here and tests/data/llama_cpp_compute_buffers.yaml the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 from decimal import Decimal
 
 from generator.catalog.records import Gpu, Model
-from generator.sizing.engines import GIB, engine_memory_bytes, round_up
+from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, round_up
 from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_file, tensor_bytes
 from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
-from generator.sizing.planner import largest
+from generator.sizing.layer_kinds import layer_kinds
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 
-LLAMA_CPP = "llama.cpp"
-LLAMA_CPP_VERSION = "82bb485"  # the commit the rules above were read at
+# the commit the rules above were read at; llama.cpp prints its own command (llama_server_command)
+LLAMA_CPP = Engine(key="llama.cpp", name="llama.cpp", version="82bb485", context_flag="--ctx-size")
 FIT_MARGIN = GIB  # common/common.h fit_params_target: 1024 MiB per device
 N_UBATCH = 512  # common/common.h: the physical batch
 CONTEXT_PADDING = 256  # llama-context.cpp: GGML_PAD(n_ctx, 256)
@@ -107,29 +108,66 @@ def _layer_of(tensor: GgufTensor, layers: int) -> int | None:
     return None if tensor.name == "token_embd" else layers
 
 
-def _kv_per_layer(model: Model, cells: int, cache_type: str) -> tuple[int, int]:
-    """(bytes of a full-attention layer, bytes of a sliding-window layer) for `cells` cells."""
-    arch = model.architecture
-    a = arch.attention
-    if a.kind == "mla":  # the latent and the rope key, K only (no V cache)
-        row = cache_row_bytes(a.kv_lora_rank + a.qk_rope_head_dim, cache_type)
-    else:
-        row = 2 * cache_row_bytes(a.kv_heads * a.head_dim, cache_type)
-    window_cells = cells
-    if a.sliding_window:
-        window_cells = min(cells, round_up(a.sliding_window + N_UBATCH, CONTEXT_PADDING))
-    return row * cells, row * window_cells
+class LayerBytes(NamedTuple):
+    """One offload layer of a GGUF file: its tensors' bytes, and what one generated token reads."""
+
+    weights: int  # every tensor but the routed experts
+    experts: int  # the routed experts (ffn_*_exps), which --n-cpu-moe keeps in RAM
+    read: int
+    experts_read: int  # of the routed experts, the router's share
 
 
-def _is_windowed(model: Model, layer: int) -> bool:
-    """Which layers slide: the first `sliding_window_layers` of every period, as llama.cpp's
-    set_swa_pattern lays them (the last layer of each period is global)."""
+@dataclass(frozen=True)
+class LlamaCppLayers:
+    """A GGUF file as llama.cpp places it: the plan tables of one quant (plan_data.py exports them)."""
+
+    file: GgufFile
+    embeddings: int  # token_embd: always in RAM (a tied head is copied to the GPU of the output layer)
+    layers: tuple[LayerBytes, ...]  # the blocks in order, then the output layer
+    tied: bool  # the output head is the embedding table
+
+
+def llama_cpp_layers(model: Model, quant: str) -> LlamaCppLayers:
+    file = gguf_file(model, quant)
+    layers = model.architecture.layers
+    totals = [[0, 0, 0, 0] for _ in range(layers + 1)]
+    embeddings = 0
+    for tensor, kind in file.types:
+        size = tensor_bytes(tensor, kind)
+        layer = _layer_of(tensor, layers)
+        if layer is None:
+            embeddings += size
+            continue
+        # one token reads every weight it passes through; of the routed experts, its share
+        read = size * model.experts_per_token // model.experts if tensor.experts else size
+        expert = 1 if tensor.name in EXPERT_NAMES else 0
+        totals[layer][expert] += size
+        totals[layer][2 + expert] += read
+    return LlamaCppLayers(file, embeddings, tuple(LayerBytes(*row) for row in totals), model.architecture.tied_embeddings)
+
+
+def cell_bytes(model: Model, cache_type: str) -> int:
+    """One layer's cache for one cell: the rows llama.cpp caches per token (layer_kinds.py), each
+    in blocks of the cache type."""
+    rows = layer_kinds(model.architecture)[0].llama_cpp_rows
+    return sum(cache_row_bytes(values, cache_type) for values in rows)
+
+
+def window_cells(model: Model) -> int | None:
+    """The cells a sliding-window layer holds at most (None: no such layer)."""
+    window = next((kind.window for kind in layer_kinds(model.architecture) if kind.window is not None), None)
+    return None if window is None else round_up(window + N_UBATCH, CONTEXT_PADDING)
+
+
+def windowed_layers(model: Model) -> str:
+    """Which layers slide ("1") and which are global ("0"): the first `sliding_window_layers` of
+    every period, as llama.cpp's set_swa_pattern lays them (the last layer of each period is global)."""
     a = model.architecture.attention
     windowed, layers = a.sliding_window_layers or 0, model.architecture.layers
     if not windowed:
-        return False
+        return "0" * layers
     period = layers // (layers - windowed) if layers > windowed else 1
-    return windowed == layers or layer % period < period - 1
+    return "".join("1" if windowed == layers or layer % period < period - 1 else "0" for layer in range(layers))
 
 
 def default_llama_cpp_context(model: Model) -> int:
@@ -145,38 +183,34 @@ def compute_buffer_bytes(vocab_size: int, hidden_size: int) -> int:
     return N_UBATCH * 4 * (vocab_size + hidden_size)
 
 
-def _placement(model: Model, file: GgufFile, gpus: int, ngl: int, cpu_moe: int, cells: int, cache_type: str):
+def _placement(tables: LlamaCppLayers, windowed: str, gpus: int, ngl: int, cpu_moe: int, full_kv: int, window_kv: int):
     """Bytes per GPU (weights, KV) and in RAM for this split; and the bytes one token reads on each side."""
-    arch = model.architecture
-    layers = arch.layers
-    first_gpu_layer = layers + 1 - ngl
-    offloaded = list(range(max(first_gpu_layer, 0), layers + 1))
-    share = {layer: (index * gpus) // max(len(offloaded), 1) for index, layer in enumerate(offloaded)}
+    layers = len(windowed)
+    first_gpu_layer = max(layers + 1 - ngl, 0)
+    count = layers + 1 - first_gpu_layer
     weights, kv = [0] * gpus, [0] * gpus
-    ram_weights = ram_kv = gpu_read = ram_read = 0
-    full_kv, window_kv = _kv_per_layer(model, cells, cache_type)
-    embeddings = 0
-    for tensor, kind in file.types:
-        size = tensor_bytes(tensor, kind)
-        if tensor.name == "token_embd":
-            embeddings = size
-        layer = _layer_of(tensor, layers)
-        in_ram = layer is None or layer not in share or (tensor.name in EXPERT_NAMES and layer < cpu_moe)
-        # one token reads every weight it passes through; of the routed experts, its share
-        read = 0 if tensor.name == "token_embd" else size * model.experts_per_token // model.experts if tensor.experts else size
-        if in_ram:
-            ram_weights += size
-            ram_read += read
+    ram_weights, ram_kv, gpu_read, ram_read = tables.embeddings, 0, 0, 0
+    for layer, part in enumerate(tables.layers):
+        if layer < first_gpu_layer:
+            ram_weights += part.weights + part.experts
+            ram_read += part.read + part.experts_read
+            continue
+        gpu = (layer - first_gpu_layer) * gpus // count
+        weights[gpu] += part.weights
+        gpu_read += part.read
+        if layer < cpu_moe:
+            ram_weights += part.experts
+            ram_read += part.experts_read
         else:
-            weights[share[layer]] += size
-            gpu_read += read
-    if arch.tied_embeddings and layers in share:  # the head is the embedding table, copied to the GPU
-        weights[share[layers]] += embeddings
-        gpu_read += embeddings
-    for layer in range(layers):
-        size = window_kv if _is_windowed(model, layer) else full_kv
-        if layer in share:
-            kv[share[layer]] += size
+            weights[gpu] += part.experts
+            gpu_read += part.experts_read
+        if layer == layers and tables.tied:  # the head is the embedding table, copied to the GPU
+            weights[gpu] += tables.embeddings
+            gpu_read += tables.embeddings
+    for layer, slides in enumerate(windowed):
+        size = window_kv if slides == "1" else full_kv
+        if layer >= first_gpu_layer:
+            kv[(layer - first_gpu_layer) * gpus // count] += size
         else:
             ram_kv += size
     return weights, kv, ram_weights, ram_kv, gpu_read, ram_read
@@ -184,16 +218,20 @@ def _placement(model: Model, file: GgufFile, gpus: int, ngl: int, cpu_moe: int, 
 
 def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest = LlamaCppRequest()) -> LlamaCppPlan:
     arch = model.architecture
-    file = gguf_file(model, request.quant)
+    tables = llama_cpp_layers(model, request.quant)
+    windowed = windowed_layers(model)
+    per_cell, window = cell_bytes(model, request.cache_type), window_cells(model)
     context = request.context or default_llama_cpp_context(model)
     cells = round_up(context * request.users, CONTEXT_PADDING)
     total = engine_memory_bytes(gpu)
     compute = compute_buffer_bytes(arch.vocab_size, arch.hidden_size)
     room = total - FIT_MARGIN
     experts = arch.moe is not None
+    full_kv = per_cell * cells
+    window_kv = full_kv if window is None else per_cell * min(cells, window)
 
     def fits(ngl: int, cpu_moe: int) -> bool:
-        weights, kv, *_ = _placement(model, file, count, ngl, cpu_moe, cells, request.cache_type)
+        weights, kv, *_ = _placement(tables, windowed, count, ngl, cpu_moe, full_kv, window_kv)
         return ngl == 0 or max(w + k for w, k in zip(weights, kv)) + compute <= room
 
     all_layers = arch.layers + 1
@@ -207,9 +245,8 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     if ngl is None:  # the most layers that fit (fewer layers never need more memory)
         ngl = largest(lambda layers: fits(layers, cpu_moe), all_layers)
     ngl = min(ngl, all_layers)
-    weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(model, file, count, ngl, cpu_moe, cells, request.cache_type)
-    full_kv, window_kv = _kv_per_layer(model, 1, request.cache_type)
-    kv_per_token = sum(window_kv if _is_windowed(model, layer) else full_kv for layer in range(arch.layers))
+    weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(tables, windowed, count, ngl, cpu_moe, full_kv, window_kv)
+    kv_per_token = per_cell * arch.layers  # one cell of every layer, windowed or not
     # one token also reads its sequence's cache: on the GPUs for offloaded layers
     kv_read = sum(kv) // max(request.users, 1)
     speed = None
@@ -218,7 +255,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         speed = 1 / seconds
     fullest = max(range(count), key=lambda index: weights[index] + kv[index])
     return LlamaCppPlan(
-        model=model, gpu=gpu, count=count, request=request, file=file, context=context, n_gpu_layers=ngl,
+        model=model, gpu=gpu, count=count, request=request, file=tables.file, context=context, n_gpu_layers=ngl,
         n_cpu_moe=cpu_moe, weights_bytes_per_gpu=weights[fullest], weights_bytes_in_ram=ram_weights,
         kv_bytes_per_gpu=kv[fullest], kv_bytes_in_ram=ram_kv, kv_bytes_per_token=kv_per_token,
         compute_buffer_bytes=compute, total_memory_bytes=total,

@@ -10,10 +10,10 @@ the last.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from generator.catalog.records import Model
-from generator.sizing.engines import cdiv, round_up
+from generator.sizing.engine import cdiv, round_up
 from generator.sizing.formats import tensor_bytes
 from generator.sizing.weights import Tensors, tensors
 
@@ -51,28 +51,41 @@ def pipeline_layers(layers: int, pipeline: int) -> list[int]:
     return stages
 
 
-def loaded_bytes_per_gpu(model: Model, formats: Mapping[str, str], default: str, tensor_parallel: int,
-                         pipeline: int = 1, mxfp4_padding: tuple[int, int] | None = None) -> int:
-    """The weights on the fullest GPU: its share of each tensor, in the given formats.
-    `mxfp4_padding`: (intermediate, hidden) multiples the engine pads MXFP4 experts to."""
-    layer_bytes = vocab_in = vocab_out = 0
+class TensorShares(NamedTuple):
+    """One GPU's share of the weights under tensor parallelism, before pipeline stages split them."""
+
+    layers: int  # every block's tensors (and the vision tower and final norm, a few MB)
+    embeddings: int  # on the first stage
+    output_head: int  # on the last stage
+
+
+def tensor_shares(model: Model, formats: Mapping[str, str], default: str, tensor_parallel: int,
+                  mxfp4_padding: tuple[int, int] | None = None) -> TensorShares:
+    """One GPU's share of each tensor, in the given formats. `mxfp4_padding`: (intermediate,
+    hidden) multiples the engine pads MXFP4 experts to."""
+    shares = {"layers": 0, "embeddings": 0, "output_head": 0}
     for tensor in tensors(model):
         if tensor.component in NOT_LOADED:
             continue
-        shard = _shard_bytes(tensor, formats.get(tensor.component, default), tensor_parallel, mxfp4_padding)
-        if tensor.component == "embeddings":
-            vocab_in += shard
-        elif tensor.component == "output_head":
-            vocab_out += shard
-        else:
-            layer_bytes += shard
+        part = tensor.component if tensor.component in VOCAB_COMPONENTS else "layers"
+        shares[part] += _shard_bytes(tensor, formats.get(tensor.component, default), tensor_parallel, mxfp4_padding)
+    return TensorShares(**shares)
+
+
+def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int) -> int:
+    """The weights on the fullest GPU once `pipeline` stages split the layers."""
     if pipeline == 1:
-        return layer_bytes + vocab_in + vocab_out
-    # NOTE: layers are assumed alike, so a stage holds its share of the layer bytes; the vision
-    # tower and the final norm count with the layers (a few MB on any stage).
-    layers = model.architecture.layers
-    stages = pipeline_layers(layers, pipeline)
+        return shares.layers + shares.embeddings + shares.output_head
+    # NOTE: layers are assumed alike, so a stage holds its share of the layer bytes.
     return max(
-        cdiv(layer_bytes * count, layers) + (vocab_in if index == 0 else 0) + (vocab_out if index == pipeline - 1 else 0)
-        for index, count in enumerate(stages)
+        cdiv(shares.layers * count, layers) + (shares.embeddings if index == 0 else 0)
+        + (shares.output_head if index == pipeline - 1 else 0)
+        for index, count in enumerate(pipeline_layers(layers, pipeline))
     )
+
+
+def loaded_bytes_per_gpu(model: Model, formats: Mapping[str, str], default: str, tensor_parallel: int,
+                         pipeline: int = 1, mxfp4_padding: tuple[int, int] | None = None) -> int:
+    """The weights on the fullest GPU: its share of each tensor, in the given formats."""
+    shares = tensor_shares(model, formats, default, tensor_parallel, mxfp4_padding)
+    return fullest_stage_bytes(shares, model.architecture.layers, pipeline)

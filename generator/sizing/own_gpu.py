@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.catalog.records import Gpu, Model
-from generator.sizing.engines import engine_memory_bytes
+from generator.sizing.engine import engine_memory_bytes
 from generator.sizing.gguf import PAGE_QUANTS, GgufFile, gguf_file, gguf_sizable
 from generator.sizing.llama_cpp import FIT_MARGIN, LlamaCppPlan, LlamaCppRequest, default_llama_cpp_context, llama_cpp_plan
 

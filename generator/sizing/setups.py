@@ -126,7 +126,12 @@ class ParallelSplit(NamedTuple):
     pipeline: int  # stages of consecutive layers, across machines or where heads do not split
 
 
+def tensor_parallel_size(arch: Architecture, gpus_per_machine: int) -> int:
+    """Tensor parallel inside a machine, as wide as the heads allow."""
+    return max(size for size in range(1, gpus_per_machine + 1) if gpus_per_machine % size == 0 and tensor_parallel_fits(arch, size))
+
+
 def parallel_sizes(arch: Architecture, setup: Setup) -> ParallelSplit:
     """Tensor parallel inside a machine, as wide as the heads allow; pipeline stages for the rest."""
-    tensor = max(size for size in range(1, setup.gpus_per_machine + 1) if setup.gpus_per_machine % size == 0 and tensor_parallel_fits(arch, size))
+    tensor = tensor_parallel_size(arch, setup.gpus_per_machine)
     return ParallelSplit(tensor, setup.total_gpus // tensor)

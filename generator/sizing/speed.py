@@ -12,8 +12,10 @@ from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 
-from generator.sizing.kv_cache import KvCache
-from generator.catalog.records import Model
+from generator.catalog.records import Architecture, Model
+from generator.sizing.engine import kv_dtype_bytes
+from generator.sizing.formats import bytes_by_component, format_plan
+from generator.sizing.kv_cache import KvCache, kv_cache
 
 # NOTE: seed 000, step 5: system RAM reached over PCIe gives ~30 to 60 GB/s, NVMe ~3 to 14 GB/s.
 OFFLOAD_BANDWIDTHS = MappingProxyType({
@@ -53,6 +55,17 @@ def token_read(model: Model, weight_bytes: dict[str, int], cache: KvCache, conte
         expert_bytes=round(weight_bytes["routed_experts"] * active),
         kv_bytes=cache.sequence_bytes(context),
     )
+
+
+def weights_read_bytes(model: Model, precision: str) -> int:
+    """The weights one generated token reads, in a row of the formats table (formats.py)."""
+    formats, default = format_plan(model, precision)
+    return token_read(model, bytes_by_component(model, formats, default), kv_cache(model.architecture), 0).weights_bytes
+
+
+def kv_read_cache(arch: Architecture, kv_dtype: str) -> KvCache:
+    """The cache one generated token reads, at the KV type asked (the state too: kv_cache.py)."""
+    return kv_cache(arch, 8 * kv_dtype_bytes(kv_dtype))
 
 
 def decode_tokens_per_second(read: TokenRead, bandwidth: int) -> float:

@@ -106,7 +106,7 @@
     var memory = form.elements["gpu-memory-gb"], bandwidth = form.elements["gpu-bandwidth-gbs"];
     if (!memory.value || !memory.checkValidity()) return null;
     var perSecond = bandwidth.value && bandwidth.checkValidity() ? Math.round(Number(bandwidth.value) * 1e9) : null;
-    return P.customGpu(Math.round(Number(memory.value) * 1e9), perSecond);
+    return P.customGpu(shared, Math.round(Number(memory.value) * 1e9), perSecond);
   }
 
   // The question the form asks, or the line that says why it cannot be asked.

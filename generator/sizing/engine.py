@@ -1,0 +1,151 @@
+"""What every serving engine is made of: its record (name, version, flags, command), the flags a
+reader asks a plan for, what an engine's memory accounting answers, and the integer helpers they
+share. Pure values; no I/O. Each engine is one module (engine_vllm.py, engine_sglang.py,
+llama_cpp.py) holding its record, its constants and its rules; engines.py lists them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, NamedTuple
+
+from generator.catalog.records import Gpu
+
+GIB = 2**30
+MIB = 2**20
+KV_DTYPES = ("auto", "fp8")
+# The highest share of GPU memory a plan suggests to any engine: above it the CUDA context and
+# NCCL buffers, made before vLLM measures free memory, may not fit ("Free memory on device ... is
+# less than desired GPU memory utilization", vllm/v1/worker/utils.py request_memory).
+MAX_MEMORY_FRACTION = Fraction(95, 100)
+
+# Why a plan does not start (the pages and the CLI say each in words).
+MEMORY_IN_USE = "memory_in_use"  # the fraction asks for more than is free once CUDA is up
+WEIGHTS_DO_NOT_FIT = "weights_do_not_fit"
+NO_KV_MEMORY = "no_kv_memory"  # the weights load, nothing is left for the KV cache
+CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequence of the context
+REASONS = (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY, CONTEXT_DOES_NOT_FIT)
+
+
+@dataclass(frozen=True)
+class CommandTemplate:
+    """The launch command, one flag per line. Fields are filled from {model}, {tensor}, {pipeline},
+    {machines} and {context}; `pipeline` and `machines` lines only when above 1 (and given)."""
+
+    start: tuple[str, ...]
+    tensor: str
+    pipeline: str
+    context: str
+    machines: str | None = None
+
+    def command(self, model_id: str, tensor: int, pipeline: int, machines: int, context: int,
+                extra: tuple[tuple[str, str], ...] = ()) -> str:
+        lines = list(self.start) + [self.tensor]
+        if pipeline > 1:
+            lines.append(self.pipeline)
+        if machines > 1 and self.machines:
+            lines.append(self.machines)
+        lines.append(self.context)
+        lines += [f"{name} {value}" for name, value in extra]
+        values = {"model": model_id, "tensor": tensor, "pipeline": pipeline, "machines": machines, "context": context}
+        return " \\\n  ".join(line.format(**values) for line in lines)
+
+    def as_data(self) -> dict:
+        return {"start": list(self.start), "tensor": self.tensor, "pipeline": self.pipeline, "context": self.context,
+                "machines": self.machines}
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """The flags a reader asks a plan for."""
+
+    engine: str = "vllm"
+    context: int | None = None  # vLLM --max-model-len, SGLang --context-length; None: the model's window
+    users: int = 1
+    memory_fraction: Fraction | None = None  # --gpu-memory-utilization / --mem-fraction-static; None: default
+    kv_dtype: str = "auto"  # or "fp8"
+    precision: str = "native"  # a row of the formats table: native, bf16, fp8, 4bit
+    max_num_batched_tokens: int | None = None  # vLLM; None: its default for the GPU
+    max_num_seqs: int | None = None
+
+
+class Accounting(NamedTuple):
+    """One engine's memory accounting on one GPU."""
+
+    memory_fraction: Fraction
+    non_kv_bytes: dict[str, int]
+    available_kv_bytes: int
+    kv_bytes_per_token: int
+    kv_tokens: int
+    max_concurrency: float
+    reason: str | None
+    max_context: int
+    max_users: int
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One serving engine as every part of the code reads it."""
+
+    key: str  # what --engine takes and the address and JSON carry
+    name: str
+    version: str  # the release (or commit) whose code the rules follow
+    context_flag: str
+    command: CommandTemplate | None = None  # None: the engine prints its own (llama.cpp)
+    memory_fraction_flag: str | None = None
+    memory_fraction_name: str | None = None  # the option's name in words (plan's table)
+    kv_cache_dtype_flag: str | None = None
+    fp8_kv_value: str | None = None
+    batch_flags: tuple[tuple[str, str], ...] = ()  # (PlanRequest field, flag)
+    # (model, gpu, split, request, weights, context, longest context) -> Accounting
+    accounting: Callable | None = None
+    # (model, gpu, split, request, tokens) -> the KV bytes one sequence of that many tokens takes
+    sequence_kv_bytes: Callable | None = None
+    pads_mxfp4: bool = False  # loads MXFP4 experts padded for its kernels (engine_vllm.vllm_mxfp4_padding)
+    # (total memory, tensor-parallel size, the fraction asked) -> the fraction a remedy tries
+    fitting_fraction: Callable[[int, int, Fraction], Fraction] | None = None
+
+    def as_data(self) -> dict:
+        """The record as the browser reads it (plan_data.py)."""
+        return {
+            "name": self.name, "version": self.version, "context_flag": self.context_flag,
+            "command": self.command.as_data() if self.command else None,
+            "memory_fraction_flag": self.memory_fraction_flag, "kv_cache_dtype_flag": self.kv_cache_dtype_flag,
+            "fp8_kv_value": self.fp8_kv_value,
+        }
+
+
+def engine_memory_bytes(gpu: Gpu) -> int:
+    """The total an engine sees (cudaMemGetInfo); the datasheet figure when the catalog lacks it."""
+    return gpu.reported_memory_bytes or gpu.memory_bytes
+
+
+def per_tensor_parallel(table: dict[int, int], tensor: int) -> int:
+    """A measured figure for one GPU or for several (the key 2 stands for any TP > 1)."""
+    return table[1] if tensor == 1 else table[2]
+
+
+def kv_dtype_bytes(kv_dtype: str) -> int:
+    """Bytes per cached value: the model's 16 bits, or 1 with --kv-cache-dtype fp8."""
+    return 1 if kv_dtype == "fp8" else 2
+
+
+def cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def round_up(value: int, multiple: int) -> int:
+    return cdiv(value, multiple) * multiple
+
+
+def largest(fits: Callable[[int], bool], high: int) -> int:
+    """The largest n in [0, high] with fits(n) (fits is monotone); 0 when even 1 does not fit."""
+    low = 0
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -1,0 +1,112 @@
+"""SGLang 0.5.3rc2: its record, constants and memory accounting. Pure.
+
+Each constant names the SGLang file it comes from (read from the released wheel), or the public
+start-up logs it is measured from (tests/data/engine_logs.yaml).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from math import floor
+from typing import Sequence
+
+from generator.catalog.records import Gpu, Model
+from generator.sizing.engine import (
+    CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MIB, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting, CommandTemplate,
+    Engine, PlanRequest, cdiv, engine_memory_bytes, kv_dtype_bytes,
+)
+from generator.sizing.layer_kinds import KindBytes, kind_bytes
+from generator.sizing.setups import ParallelSplit
+
+# Memory CUDA and NCCL take before SGLang measures the free memory its fraction applies to:
+# 21.63 GiB free of 21.95 GiB on L4 at TP 4 (sgl-project/sglang issue log, tests/data/engine_logs.yaml).
+SGLANG_BASELINE = round(Decimal("0.32") * GIB)
+# Linear-attention (Mamba-style) states SGLang reserves: 512 requests (model_runner.py
+# max_mamba_cache_size default).
+SGLANG_MAMBA_SLOTS = 512
+# sglang/srt/server_args.py _handle_gpu_memory_settings: by GPU memory (below this many MiB), the
+# chunked-prefill size and the CUDA-graph batch size for TP below 4 and from 4.
+SGLANG_MEMORY_TIERS = ((20 * 1024, 2048, 8, 8), (35 * 1024, 2048, 16, 80), (60 * 1024, 4096, 32, 160),
+                       (160 * 1024, 8192, 256, 512), (None, 16384, 512, 512))
+# GPUs over 60 GiB keep at least 10 GiB out of the static pool.
+SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB = 60 * 1024, 10 * 1024
+
+
+def reserve_tiers() -> list[list]:
+    """The MiB SGLang keeps out of its pool by GPU memory, before the communication share:
+    [below MiB (None: any), TP below 4, TP from 4] (activations of the chunked prefill, CUDA graphs)."""
+    return [[below, 512 + max(chunk, 2048) * 1.5 + small * 2, 512 + max(chunk, 2048) * 1.5 + large * 2]
+            for below, chunk, small, large in SGLANG_MEMORY_TIERS]
+
+
+def sglang_mem_fraction_static(memory_bytes: int, tensor: int, pipeline: int) -> Fraction:
+    """SGLang's default --mem-fraction-static: GPU memory in MiB less the tier's reserve and
+    tp × pp / 8 GiB for communication, at least 10 GiB on GPUs over 60 GiB, rounded to 3 decimals."""
+    memory = memory_bytes / MIB
+    below, small, large = next(tier for tier in reserve_tiers() if tier[0] is None or memory < tier[0])
+    reserved = (small if tensor < 4 else large) + tensor * pipeline / 8 * 1024
+    if memory > SGLANG_LARGE_GPU_MIB:
+        reserved = max(reserved, SGLANG_LARGE_GPU_RESERVE_MIB)
+    return Fraction(round((memory - reserved) / memory, 3)).limit_denominator(1000)
+
+
+def pool_bytes_per_token(kinds: Sequence[KindBytes], pipeline: int) -> int:
+    """Every softmax-attention layer of the stage keeps every token (0.5.3rc2 turns the
+    sliding-window pool off for gpt-oss and Gemma), page size 1."""
+    cached = [kind for kind in kinds if not kind.per_sequence]
+    return cdiv(sum(kind.layers for kind in cached), pipeline) * cached[0].bytes
+
+
+def state_pool_bytes(kinds: Sequence[KindBytes], pipeline: int) -> int:
+    """The recurrent states of the stage's linear-attention layers, for every slot."""
+    return sum(SGLANG_MAMBA_SLOTS * cdiv(kind.layers, pipeline) * kind.bytes for kind in kinds if kind.per_sequence)
+
+
+def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, weights: int, context: int,
+            window: int) -> Accounting:
+    """sglang/srt/model_executor/model_runner.py profile_max_num_token: what is free after the
+    weights, less the (1 - fraction) share of what was free before them, in tokens of every layer."""
+    total = engine_memory_bytes(gpu)
+    before = total - SGLANG_BASELINE
+    fraction = request.memory_fraction or sglang_mem_fraction_static(total, split.tensor, split.pipeline)
+    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype))
+    states = state_pool_bytes(kinds, split.pipeline)
+    non_kv = {"cuda_context": SGLANG_BASELINE, "outside_fraction": round(before * (1 - fraction)), "states": states}
+    available = floor(before * fraction) - weights - states
+    per_token = pool_bytes_per_token(kinds, split.pipeline)
+    kv_tokens = max(available, 0) // per_token
+    concurrency = kv_tokens / context
+    reason = None
+    if weights > before:
+        reason = WEIGHTS_DO_NOT_FIT
+    elif kv_tokens <= 0:
+        reason = NO_KV_MEMORY
+    elif kv_tokens < context:
+        reason = CONTEXT_DOES_NOT_FIT  # SGLang starts, but refuses any request this long
+    max_context = min(kv_tokens, window) if reason in (None, CONTEXT_DOES_NOT_FIT) else 0
+    return Accounting(fraction, non_kv, available, per_token, kv_tokens, concurrency, reason, max_context,
+                      floor(concurrency) if reason is None else 0)
+
+
+def sequence_kv_bytes(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, tokens: int) -> int:
+    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype))
+    return pool_bytes_per_token(kinds, split.pipeline) * tokens
+
+
+def fitting_fraction(total: int, tensor: int, asked: Fraction) -> Fraction:
+    """Five hundredths more than asked, at most 0.95."""
+    return min(MAX_MEMORY_FRACTION, asked + Fraction(5, 100))
+
+
+SGLANG = Engine(
+    key="sglang", name="SGLang", version="0.5.3rc2", context_flag="--context-length",
+    # NOTE: SGLang takes the same split as vLLM: --tp over the GPUs of a layer, --pp-size stages
+    # (sglang/srt/server_args.py: "--pipeline-parallel-size", alias "--pp-size").
+    command=CommandTemplate(start=("python -m sglang.launch_server", "--model-path {model}"), tensor="--tp {tensor}",
+                            pipeline="--pp-size {pipeline}", context="--context-length {context}",
+                            machines="--nnodes {machines} --node-rank 0 --dist-init-addr HEAD_NODE_IP:5000"),
+    memory_fraction_flag="--mem-fraction-static", memory_fraction_name="mem_fraction_static",
+    kv_cache_dtype_flag="--kv-cache-dtype", fp8_kv_value="fp8_e4m3",
+    accounting=account, sequence_kv_bytes=sequence_kv_bytes, fitting_fraction=fitting_fraction,
+)

@@ -1,0 +1,173 @@
+"""The plan tables: what a plan needs of a model that the reader's free inputs do not change, as
+plain data for the calculator. Pure.
+
+Every value here is computed by the function the Python planner itself calls (tensor shares of
+loaded_weights.py, layer kinds' bytes of layer_kinds.py, the activation peak of engine_vllm.py, the
+bytes a token reads of speed.py, llama.cpp's layers of llama_cpp.py), for every tensor-parallel size,
+format, KV type and batch tier the calculator offers. planner.js reads these tables and does only
+what depends on the reader's inputs (context, users, memory share, GPU count): pipeline stages,
+block layout, subtraction, the searches and the remedies, as planner.py does with the same values.
+tests/test_calculator.py holds the two to the same figures.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from generator.catalog.records import Gpu, Model, Source
+from generator.sizing.engine import KV_DTYPES, MAX_MEMORY_FRACTION, engine_memory_bytes, kv_dtype_bytes
+from generator.sizing.engine_sglang import (
+    SGLANG_BASELINE, SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, reserve_tiers,
+)
+from generator.sizing.engine_vllm import (
+    VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
+    activation_peak, vllm_batch_defaults, vllm_mxfp4_padding,
+)
+from generator.sizing.engines import SERVING_ENGINES
+from generator.sizing.fit import precisions_largest_first
+from generator.sizing.formats import format_plan
+from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
+from generator.sizing.kv_cache import default_context
+from generator.sizing.layer_kinds import kind_bytes
+from generator.sizing.llama_cpp import (
+    CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, RAM_BANDWIDTH, cell_bytes, compute_buffer_bytes,
+    default_llama_cpp_context, llama_cpp_layers, window_cells, windowed_layers,
+)
+from generator.sizing.loaded_weights import tensor_shares
+from generator.sizing.setups import tensor_parallel_size
+from generator.sizing.size_report import PRECISIONS
+from generator.sizing.speed import kv_read_cache, weights_read_bytes
+
+# The largest values the calculator accepts (the query string and its inputs), to keep every
+# figure a finite number of tokens and bytes.
+CALCULATOR_LIMITS = {"context": 100_000_000, "users": 100_000, "count": 512, "memory_gb": 100_000, "bandwidth_gbs": 1_000_000,
+                     "layers": 10_000}
+# The machine shapes of a GPU the reader types in.
+CUSTOM_SHAPES = (1, 2, 4, 8)
+# Every MXFP4 padding an engine applies on some GPU (engine_vllm.vllm_mxfp4_padding).
+MXFP4_PADDINGS = ((64, 256), (128, 256), (256, 256))
+# Formats a page's llama.cpp calculator offers (own_gpu.py: the page's quants).
+LLAMA_CPP_QUANTS = PAGE_QUANTS
+
+
+def _fraction(value: Fraction) -> list[int]:
+    return [value.numerator, value.denominator]
+
+
+def largest_machine(gpus: tuple[Gpu, ...]) -> int:
+    """The most GPUs one machine of the calculator can have: the catalog's, or a typed-in GPU's."""
+    return max([CUSTOM_SHAPES[-1], *(gpu.machine_shapes[-1] for gpu in gpus)])
+
+
+def _padding_key(padding: tuple[int, int] | None) -> str:
+    return "none" if padding is None else f"{padding[0]}x{padding[1]}"
+
+
+def model_tables(model: Model, largest_machine: int) -> dict:
+    """One model's tables, for machines of up to `largest_machine` GPUs."""
+    arch = model.architecture
+    # GPUs per machine -> the tensor-parallel size (setups.py parallel_sizes), index 0 for 1 GPU
+    tensor_for = [tensor_parallel_size(arch, gpus) for gpus in range(1, largest_machine + 1)]
+    sizes = sorted(set(tensor_for))
+    precisions = {}
+    for key in PRECISIONS.values():
+        formats, default = format_plan(model, key)
+        # [layers, embeddings, output head] on one GPU, per tensor-parallel size, for each padding
+        # of MXFP4 experts an engine applies (only where the format has MXFP4 routed experts)
+        paddings = [None]
+        if formats.get("routed_experts", default) == "mxfp4":
+            paddings += MXFP4_PADDINGS
+        precisions[key] = {
+            "weights": {_padding_key(padding): {str(tp): list(tensor_shares(model, formats, default, tp, padding)) for tp in sizes}
+                        for padding in paddings},
+            "read_bytes": weights_read_bytes(model, key),
+        }
+    kinds, reads = {}, {}
+    for kv_dtype in KV_DTYPES:
+        kinds[kv_dtype] = {str(tp): [list(kind) for kind in kind_bytes(arch, tp, kv_dtype_bytes(kv_dtype))] for tp in sizes}
+        cache = kv_read_cache(arch, kv_dtype)
+        reads[kv_dtype] = [cache.bytes_per_token, cache.window_bytes_per_token, cache.window_tokens, cache.state_bytes]
+    return {
+        "slug": model.slug, "id": model.id, "name": model.name, "family": model.family,
+        "window": default_context(model), "layers": arch.layers, "tensor_for": tensor_for,
+        "precisions": precisions,
+        "precision_order": list(precisions_largest_first(model)),  # fit.py: the first that fits is the best
+        "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
+        "kv_read": reads,  # per KV type: [per token, per window token, window, state] (kv_cache.py)
+        # vLLM's profile-run peak per tensor-parallel size and batch tier (VLLM_BATCH_TIERS)
+        "activation_peak": {str(tp): [activation_peak(model, tp, tokens, sequences) for _, tokens, sequences in VLLM_BATCH_TIERS]
+                            for tp in sizes},
+        "llama_cpp": _llama_cpp_tables(model) if gguf_sizable(model) else None,
+    }
+
+
+def _llama_cpp_tables(model: Model) -> dict:
+    """Per quant: the file's bytes and values, the embeddings, and each offload layer (the output
+    layer last) as an index into the quant's distinct layers [weights, experts, read, experts read];
+    per cache type the bytes of one cell of one layer (llama_cpp.py)."""
+    quants = {}
+    for quant in LLAMA_CPP_QUANTS:
+        tables = llama_cpp_layers(model, quant)
+        distinct = sorted(set(tables.layers))
+        quants[quant] = {"file": [tables.file.tensor_bytes, tables.file.values], "embeddings": tables.embeddings,
+                         "layer_bytes": [list(layer) for layer in distinct],
+                         "layers": [distinct.index(layer) for layer in tables.layers]}
+    arch = model.architecture
+    return {
+        "quants": quants,
+        "cell_bytes": {cache_type: cell_bytes(model, cache_type) for cache_type in CACHE_TYPES},
+        "window_cells": window_cells(model), "windowed": windowed_layers(model),
+        "compute_buffer": compute_buffer_bytes(arch.vocab_size, arch.hidden_size),
+        "default_context": default_llama_cpp_context(model), "experts": arch.moe is not None,
+        "tied_embeddings": arch.tied_embeddings,
+    }
+
+
+def _first_url(source: Source | None) -> str | None:
+    return next((text for text, is_url in source.parts if is_url), None) if source else None
+
+
+def _batch_tier(gpu: Gpu) -> int:
+    defaults = vllm_batch_defaults(gpu, engine_memory_bytes(gpu))
+    return next(index for index, (_, tokens, sequences) in enumerate(VLLM_BATCH_TIERS)
+                if (tokens, sequences) == (defaults.max_num_batched_tokens, defaults.max_num_seqs))
+
+
+def gpu_tables(gpu: Gpu) -> dict:
+    return {
+        "slug": gpu.slug,
+        "name": gpu.name,
+        "memory_bytes": engine_memory_bytes(gpu),
+        "shapes": list(gpu.machine_shapes),
+        "bandwidth_bytes_per_second": gpu.bandwidth_bytes_per_second,
+        "price_per_gpu_hour": None if gpu.price_per_gpu_hour is None else str(gpu.price_per_gpu_hour),
+        "price_provider": gpu.price_provider,
+        "price_date": gpu.price_date,
+        "price_source": _first_url(gpu.sources.get("price_per_gpu_hour")),
+        "vllm_batch_tier": _batch_tier(gpu),
+        "mxfp4_padding": _padding_key(vllm_mxfp4_padding(gpu)),
+    }
+
+
+def shared_tables(gpus: tuple[Gpu, ...]) -> dict:
+    engines = {key: dict(engine.as_data(), pads_mxfp4=engine.pads_mxfp4) for key, engine in SERVING_ENGINES.items()}
+    return {
+        "engines": engines,
+        "max_memory_fraction": _fraction(MAX_MEMORY_FRACTION),
+        "vllm": {
+            "utilization": _fraction(VLLM_UTILIZATION), "block_size": VLLM_BLOCK_SIZE,
+            "baseline": [VLLM_BASELINE[1], VLLM_BASELINE[2]], "non_torch": [VLLM_NON_TORCH[1], VLLM_NON_TORCH[2]],
+            "cuda_graphs": VLLM_CUDA_GRAPHS, "batch_tiers": [list(tier) for tier in VLLM_BATCH_TIERS],
+        },
+        "sglang": {
+            "baseline": SGLANG_BASELINE, "mamba_slots": SGLANG_MAMBA_SLOTS, "reserve_tiers": reserve_tiers(),
+            "large_gpu_mib": SGLANG_LARGE_GPU_MIB, "large_gpu_reserve_mib": SGLANG_LARGE_GPU_RESERVE_MIB,
+        },
+        "llama_cpp": {
+            "key": LLAMA_CPP.key, "version": LLAMA_CPP.version, "cache_types": list(CACHE_TYPES), "fit_margin": FIT_MARGIN,
+            "context_padding": CONTEXT_PADDING, "ram_bandwidth": RAM_BANDWIDTH,
+        },
+        # a GPU the reader types in: NVIDIA's usual MXFP4 padding, batch defaults by its memory alone
+        "custom_gpu": {"shapes": list(CUSTOM_SHAPES), "mxfp4_padding": _padding_key(MXFP4_PADDINGS[1])},
+        "gpus": [gpu_tables(gpu) for gpu in gpus],
+    }

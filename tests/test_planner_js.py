@@ -1,0 +1,253 @@
+"""planner.js gives the figures of `python -m generator plan --json` from the plan tables the build exports.
+
+Python is the source of truth: every expected figure is planner.py's (or llama_cpp.py's), computed here
+in-process with the function the command prints. The JavaScript runs under Node (the same file the
+pages load, with the same tables as assets/plan/*.json), or in Chromium where Node is missing; the
+calculator's page tests (test_calculator.py) open it in a real browser.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from generator.catalog.records import Gpu
+from generator.cli.plan_output import llama_cpp_json, plan_json
+from generator.sizing.fit import fit_row
+from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
+from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
+from generator.sizing.plan_data import CUSTOM_SHAPES, largest_machine, model_tables, shared_tables
+from generator.sizing.planner import PlanRequest, memory_at, plan, plan_that_starts
+from tests.conftest import ROOT
+
+PLANNER_JS = ROOT / "site_templates" / "overrides" / "assets" / "javascripts" / "planner.js"
+# Figures that are presentation, not computation: the command's English reason (pages translate it).
+NOT_COMPARED = {"reason_text"}
+# GPU counts a reader may type: up to the largest machine, then whole machines (pipeline stages).
+COUNTS = (1, 2, 3, 4, 5, 6, 8, 16, 24, 32, 64, 512)
+NODE_SCRIPT = """
+const P = require(process.argv[1]);
+const data = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const ask = new Function("P", "data", "q", data.body);
+process.stdout.write(JSON.stringify(data.questions.map(q => ask(P, data, q))));
+"""
+# The GPU of a question: a catalog one, or one typed in (memory, bandwidth).
+GPU_OF = """const gpu = q.custom ? P.customGpu(data.shared, q.custom[0], q.custom[1])
+    : data.shared.gpus.find(g => g.slug === q.gpu);
+const r = Object.assign({}, q.request, {memoryFraction: q.request.fraction ? P.parseFraction(q.request.fraction) : null});
+"""
+
+
+@pytest.fixture(scope="module")
+def run_js(request):
+    """run_js(body, data): the function body `body` (given P, data and q) on every data["questions"]."""
+    node = shutil.which("node")
+    if node:
+        def run(body: str, data: dict) -> list:
+            done = subprocess.run([node, "-e", NODE_SCRIPT, str(PLANNER_JS)], input=json.dumps(dict(data, body=body)),
+                                  capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, done.stderr
+            return json.loads(done.stdout)
+        return run
+    page = request.getfixturevalue("browser").new_page()
+    page.set_content("<!doctype html><title>planner</title>")
+    page.add_script_tag(content=PLANNER_JS.read_text(encoding="utf-8"))
+    return lambda body, data: page.evaluate(
+        "([data, body]) => { const ask = new Function('P', 'data', 'q', body); "
+        "return data.questions.map(q => ask(window.VramPlanner, data, q)); }", [data, body])
+
+
+def tables(catalog, models) -> dict:
+    machine = largest_machine(catalog.gpus)
+    return {"shared": shared_tables(catalog.gpus), "models": {m.slug: model_tables(m, machine) for m in models}}
+
+
+def custom_gpu(memory: int, bandwidth: int | None) -> Gpu:
+    """A typed-in GPU as a catalog record: no name, price or CUDA-reported total, NVIDIA's usual padding."""
+    return Gpu(slug="custom", name="", vendor="NVIDIA", memory_bytes=memory, machine_shapes=CUSTOM_SHAPES,
+               bandwidth_bytes_per_second=bandwidth)
+
+
+def questions(catalog, number: int, seed: int = 7) -> list[dict]:
+    """`number` questions: every model and every GPU at least once, then random ones; one in eight on
+    a typed-in GPU whose memory crosses every engine's tier."""
+    rng = random.Random(seed)
+    models, gpus = list(catalog.models), list(catalog.gpus)
+    asked = []
+    for index in range(number):
+        model = models[index % len(models)] if index < len(models) else rng.choice(models)
+        gpu = gpus[index % len(gpus)] if index < len(gpus) else rng.choice(gpus)
+        custom = None
+        if index >= len(gpus) and rng.random() < 1 / 8:
+            custom = [rng.choice([8, 16, 24, 48, 69, 75, 80, 141, 180, 288]) * 10**9 + rng.randint(0, 10**9),
+                      rng.choice([None, 936 * 10**9, 8 * 10**12])]
+            gpu = custom_gpu(*custom)
+        largest = gpu.machine_shapes[-1]
+        counts = [n for n in COUNTS if n <= largest or n % largest == 0]
+        asked.append({
+            "model": model, "gpu": gpu, "custom": custom, "count": rng.choice(counts),
+            "engine": rng.choice(["vllm", "sglang"]),
+            "context": rng.choice([None, 1024, 8192, 32768, 131072, rng.randint(100, 1_000_000)]),
+            "users": rng.choice([1, 2, 8, 64]), "kv_dtype": rng.choice(["auto", "fp8"]),
+            "precision": rng.choice(["native", "bf16", "fp8", "4bit"]),
+            "fraction": rng.choice([None, None, "0.8", "0.92", "0.95"]),
+        })
+    return asked
+
+
+def request_of(question: dict) -> PlanRequest:
+    fraction = question["fraction"]
+    return PlanRequest(engine=question["engine"], context=question["context"], users=question["users"],
+                       kv_dtype=question["kv_dtype"], precision=question["precision"],
+                       memory_fraction=Fraction(fraction) if fraction else None)
+
+
+def js_question(question: dict) -> dict:
+    return {"model": question["model"].slug, "gpu": question["gpu"].slug, "custom": question["custom"],
+            "count": question["count"], "request": {
+                "engine": question["engine"], "context": question["context"], "users": question["users"],
+                "kvDtype": question["kv_dtype"], "precision": question["precision"], "fraction": question["fraction"]}}
+
+
+def ask(run_js, catalog, asked: list[dict], body: str) -> list:
+    data = tables(catalog, {q["model"].slug: q["model"] for q in asked}.values())
+    return run_js(GPU_OF + body, dict(data, questions=[js_question(q) for q in asked]))
+
+
+def differences(expected: dict, got: dict) -> list[str]:
+    """Fields that differ: integers, text and flags exactly; non-integer numbers within 0.1 %."""
+    found = []
+    for key, value in expected.items():
+        if key in NOT_COMPARED:
+            continue
+        other = got.get(key)
+        if isinstance(value, float) and not value.is_integer() and isinstance(other, (int, float)):
+            if abs(value - other) > abs(value) * 1e-3:
+                found.append(f"{key}: {value} != {other}")
+        elif value != other:
+            found.append(f"{key}: {value!r} != {other!r}")
+    return found
+
+
+def test_the_javascript_planner_gives_the_figures_of_plan_on_1000_questions(catalog, run_js):
+    asked = questions(catalog, 1000)
+    assert {q["model"].slug for q in asked} == {m.slug for m in catalog.models}
+    assert {q["gpu"].slug for q in asked} >= {g.slug for g in catalog.gpus} | {"custom"}
+    got = ask(run_js, catalog, asked, "return P.planJson(P.planThatStarts(data.models[q.model], data.shared, gpu, q.count, r));")
+    wrong = []
+    for question, answer in zip(asked, got):
+        expected = plan_json(plan_that_starts(question["model"], question["gpu"], question["count"], request_of(question)))
+        problems = differences(expected, answer)
+        if problems:
+            wrong.append(f"{js_question(question)}: {problems[:3]}")
+    assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
+    # the questions reach every branch: plans that start, that needed changes, that do not start,
+    # pipeline stages, several machines
+    assert {a["starts"] for a in got} == {True, False}
+    assert any(a["changes"] for a in got) and {a["engine"] for a in got} == {"vllm", "sglang"}
+    refusals = {a["reason"] for a in got if not a["starts"]} | {a["refused"] for a in got if a["refused"]}
+    assert refusals >= {"memory_in_use", "weights_do_not_fit", "context_does_not_fit"}
+    assert any(a["pp"] > 1 for a in got) and any(a["machines"] > 1 for a in got)
+
+
+def test_a_few_questions_match_the_plan_command_itself(catalog, run_js):
+    asked = [q for q in questions(catalog, 40, seed=11) if not q["custom"]][:4]
+    got = ask(run_js, catalog, asked, "return P.planJson(P.planThatStarts(data.models[q.model], data.shared, gpu, q.count, r));")
+    for question, answer in zip(asked, got):
+        command = [sys.executable, "-m", "generator", "plan", question["model"].slug, "--gpu", question["gpu"].slug,
+                   "--count", str(question["count"]), "--engine", question["engine"], "--users", str(question["users"]),
+                   "--kv-dtype", question["kv_dtype"], "--json",
+                   "--precision", {"bf16": "16", "fp8": "8", "4bit": "4", "native": "native"}[question["precision"]]]
+        if question["context"]:
+            command += ["--context", str(question["context"])]
+        if question["fraction"]:
+            flag = "--gpu-memory-utilization" if question["engine"] == "vllm" else "--mem-fraction-static"
+            command += [flag, question["fraction"]]
+        printed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert printed.returncode == 0, printed.stderr
+        assert differences(json.loads(printed.stdout), answer) == []
+
+
+def test_the_fit_rows_of_the_javascript_are_the_python_ones(catalog, run_js):
+    asked = [dict(q, precision="native", fraction=None) for q in questions(catalog, 200, seed=3)]
+    got = ask(run_js, catalog, asked, """const row = P.fitRow(data.models[q.model], data.shared, gpu, q.count, r);
+        return {fits: row.fits, plan: P.planJson(row.plan)};""")
+    for question, answer in zip(asked, got):
+        row = fit_row(question["model"], question["gpu"], question["count"], request_of(question))
+        assert answer["fits"] == row.fits, js_question(question)
+        assert differences(plan_json(row.plan), answer["plan"]) == [], js_question(question)
+    assert {a["fits"] for a in got} == {True, False}
+
+
+def test_the_charts_curve_is_memory_at_of_the_python_plan(catalog, run_js):
+    """The chart's stacked memory (weights, the engine's own, the KV cache) at 8 contexts of each plan."""
+    asked = questions(catalog, 150, seed=19)
+    points = [1, 1000, 4096, 30_001, 131_072, 500_000]
+    got = ask(run_js, catalog, asked, f"""const p = P.planThatStarts(data.models[q.model], data.shared, gpu, q.count, r);
+        return {json.dumps(points)}.map(t => P.memoryAt(p, data.shared, t, q.request.users));""")
+    for question, curve in zip(asked, got):
+        plan = plan_that_starts(question["model"], question["gpu"], question["count"], request_of(question))
+        expected = [memory_at(plan, tokens, question["users"]) for tokens in points]
+        # the chart draws numbers: exact up to 2^53 bytes
+        assert curve == [{k: float(v) for k, v in e.items()} for e in expected], js_question(question)
+    assert len({c[-1]["kv"] > c[0]["kv"] for c in got}) == 1
+
+
+def test_the_typed_in_gpu_takes_every_engine_tier(catalog, run_js):
+    """vLLM's batch defaults and SGLang's default share by the memory typed in, with no name (not an A100)."""
+    model = next(m for m in catalog.models if m.slug == "llama-3-1-8b-instruct")
+    asked = [{"model": model, "gpu": custom_gpu(gb * 10**9, None), "custom": [gb * 10**9, None], "count": count,
+              "engine": engine, "context": 4096, "users": 1, "kv_dtype": "auto", "precision": "native", "fraction": None}
+             for gb in (12, 24, 40, 64, 75, 100, 171, 200) for engine in ("vllm", "sglang") for count in (1, 4)]
+    got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
+    for question, answer in zip(asked, got):
+        assert differences(plan_json(plan(model, question["gpu"], question["count"], request_of(question))), answer) == []
+    assert len({a["memory_fraction"] for a in got if a["engine"] == "sglang"}) >= 6
+    # vLLM's three batch tiers: 2,048 / 8,192 / 16,384 tokens (below 70 GiB, from 70 GiB, from 160 GiB)
+    tiers = run_js("return P.customGpu(data.shared, q, null).vllm_batch_tier;",
+                   {"shared": shared_tables(catalog.gpus), "questions": [70 * 2**30 - 1, 70 * 2**30, 160 * 2**30 - 1, 160 * 2**30]})
+    assert [shared_tables(()).get("vllm")["batch_tiers"][tier][1] for tier in tiers] == [2048, 8192, 8192, 16384]
+
+
+# ---- llama.cpp: llamaCppPlan against `plan --engine llama.cpp` ----------------------------------
+
+def llama_questions(catalog, number: int, seed: int = 5) -> list[dict]:
+    rng = random.Random(seed)
+    models = [m for m in catalog.models if gguf_sizable(m)]
+    asked = []
+    for index in range(number):
+        model = models[index % len(models)] if index < len(models) else rng.choice(models)
+        asked.append({
+            "model": model, "gpu": rng.choice(catalog.gpus), "count": rng.choice([1, 1, 2, 3, 4]),
+            "request": LlamaCppRequest(
+                quant=rng.choice(PAGE_QUANTS), context=rng.choice([None, 4096, 32768, 100_000]),
+                users=rng.choice([1, 1, 3]), n_gpu_layers=rng.choice([None, None, 0, 1, 10, 999]),
+                n_cpu_moe=rng.choice([None, None, 0, 5]), cache_type=rng.choice(["f16", "q8_0", "q4_0"])),
+        })
+    return asked
+
+
+def test_the_javascript_llama_cpp_plan_gives_the_figures_of_plan(catalog, run_js):
+    asked = llama_questions(catalog, 400)
+    data = tables(catalog, {q["model"].slug: q["model"] for q in asked}.values())
+    data["questions"] = [{"model": q["model"].slug, "gpu": q["gpu"].slug, "count": q["count"], "request": {
+        "quant": q["request"].quant, "context": q["request"].context, "users": q["request"].users,
+        "nGpuLayers": q["request"].n_gpu_layers, "nCpuMoe": q["request"].n_cpu_moe,
+        "cacheType": q["request"].cache_type}} for q in asked]
+    got = run_js("""return P.llamaCppJson(P.llamaCppPlan(data.models[q.model], data.shared,
+        data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request));""", data)
+    wrong = []
+    for question, answer in zip(asked, got):
+        expected = llama_cpp_json(llama_cpp_plan(question["model"], question["gpu"], question["count"], question["request"]))
+        problems = differences(expected, answer)
+        if problems:
+            wrong.append(f"{question['model'].slug} {question['request']}: {problems[:3]}")
+    assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
+    assert {a["starts"] for a in got} == {True, False} and any(a["n_cpu_moe"] for a in got)
+    assert any(a["kv_bytes_in_ram"] for a in got) and any(a["count"] > 1 and a["starts"] for a in got)
