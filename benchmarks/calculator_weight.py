@@ -98,7 +98,7 @@ def main() -> int:
         if args.site is None:  # built for the address it is served at, as a local preview would be
             subprocess.run([sys.executable, "-m", "generator", "build", "--out", str(site), "--base-url", base],
                            cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        scripts = [site / "en" / "assets" / "javascripts" / name for name in SCRIPTS]
+        scripts = [site / "assets" / "javascripts" / name for name in SCRIPTS]
         raw = sum(len(path.read_bytes()) for path in scripts)
         print(f"JavaScript ({', '.join(SCRIPTS)}): {kb(raw)} raw, {kb(sum(gz(p.read_bytes()) for p in scripts))} gzip (target ≤ 30 KB)")
         plan = site / "assets" / "plan"

@@ -4,7 +4,7 @@ import pytest
 
 from generator.sizing.headline import FULL_FINE_TUNING, LORA, QLORA, RULE, fine_tuning_bytes
 from generator.sizing.kv_cache import default_context, kv_cache, kv_room
-from generator.sizing.launch_commands import serve_command
+from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.setups import RUNTIME_OVERHEAD, ParallelSplit, Setup, machine_shapes
 from generator.sizing.size_report import size_report
 from generator.site.render import Renderer
@@ -37,7 +37,8 @@ G = gpu("g", 1_000_000, price="1.00", bandwidth=1_000_000)
     ],
 )
 def test_vllm_and_sglang_get_the_same_split(setup, split, context, vllm_lines, sglang_lines):
-    commands = [serve_command(model(arch()), split, setup.machines, engine, context) for engine in ("vllm", "sglang")]
+    commands = [SERVING_ENGINES[engine].command.command("test/tiny", split.tensor, split.pipeline, setup.machines, context)
+                for engine in ("vllm", "sglang")]
     vllm, sglang = ([line.strip(" \\") for line in command.splitlines()] for command in commands)
     assert vllm[0] == "vllm serve test/tiny" and sglang[:2] == ["python -m sglang.launch_server", "--model-path test/tiny"]
     assert vllm[1:] == [*vllm_lines, f"--max-model-len {context}"]

@@ -240,8 +240,8 @@ def test_the_javascript_llama_cpp_plan_gives_the_figures_of_plan(catalog, run_js
         "quant": q["request"].quant, "context": q["request"].context, "users": q["request"].users,
         "nGpuLayers": q["request"].n_gpu_layers, "nCpuMoe": q["request"].n_cpu_moe,
         "cacheType": q["request"].cache_type}} for q in asked]
-    got = run_js("""return P.llamaCppJson(P.llamaCppPlan(data.models[q.model], data.shared,
-        data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request));""", data)
+    got = run_js("""return P.llamaCppPlan(data.models[q.model], data.shared,
+        data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request);""", data)
     wrong = []
     for question, answer in zip(asked, got):
         expected = llama_cpp_json(llama_cpp_plan(question["model"], question["gpu"], question["count"], question["request"]))

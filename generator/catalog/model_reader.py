@@ -65,19 +65,12 @@ def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
         sources["architecture"] = Source(block["source"], None if note is None else REMARK(note))
     if found:
         return None
+    # every field of MODEL_FIELDS is the Model attribute of the same name, but these three
+    built = {"weights", "architecture", "api_price"}
     return Model(
-        id=values["id"],
-        name=values["name"],
+        **{name: values.get(name) for name in MODEL_FIELDS if name not in built},
         slug=slug,
         weights_url=values["weights"],
-        params=values["params"],
-        active_params=values.get("active_params"),
-        experts=values.get("experts"),
-        experts_per_token=values.get("experts_per_token"),
-        context_window=values.get("context_window"),
-        precision=values.get("precision"),
-        license=values.get("license"),
-        release_date=values.get("release_date"),
         architecture=architecture,
         api_price=ApiPrice(**values["api_price"]) if "api_price" in values else None,
         sources=MappingProxyType(sources),

@@ -13,7 +13,6 @@ from typing import Callable
 from urllib.parse import quote
 
 from generator.site import paths
-from generator.sizing.launch_commands import LaunchCommands
 from generator.sizing.own_gpu import OwnGpu, own_gpu
 from generator.sizing.detailed import DetailedSizing, HeadlineCheck, detailed_sizing
 from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest_setup
@@ -23,6 +22,16 @@ from generator.sizing.engine_vllm import VLLM
 from generator.sizing.fit import FitRow, fit_row
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
+
+
+@dataclass(frozen=True)
+class LaunchCommands:
+    """The commands a model page prints (each engine's own, from its record in sizing/engines.py)."""
+
+    vllm: str
+    sglang: str
+    llama_cpp: str | None  # the page's GGUF quant on the smallest card that holds it (own_gpu.py)
+    llama_cpp_offload: str | None  # MoE models: on the smallest card that runs it with experts in RAM
 
 
 @dataclass(frozen=True)

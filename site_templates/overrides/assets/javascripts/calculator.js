@@ -119,7 +119,7 @@
     if (!gpu) return { problem: text.custom_memory };
     var count = Number(form.elements.count.value), largest = gpu.shapes[gpu.shapes.length - 1];
     if (count > largest && count % largest) return { problem: fill(text.count_rule, { gpus: largest }) };
-    if (count > largest && form.elements.engine.value === "llama.cpp") {
+    if (count > largest && form.elements.engine.value === shared.llama_cpp.key) {
       return { problem: fill(text.llama_one_machine, { gpus: largest }) };
     }
     function optional(name) {
@@ -207,7 +207,7 @@
     if (element.getAttribute("data-value") !== String(raw)) element.setAttribute("data-value", String(raw));
   }
 
-  // The figures of `plan --engine llama.cpp --json` (planner.js llamaCppJson).
+  // The figures of `plan --engine llama.cpp --json` (planner.js llamaCppPlan).
   function showLlamaCpp(root, out, text, format, why) {
     function gb(bytes) { return fill(text.gb, { value: format.gb(bytes) }); }
     setOut(root, "starts", out.starts ? text.yes : text.no, out.starts);
@@ -249,8 +249,8 @@
           return;
         }
         showNote(note, addressNote);
-        if (engine === "llama.cpp") {
-          showLlamaCpp(root, P.llamaCppJson(P.llamaCppPlan(model, shared, asked.gpu, asked.count, asked.request)), text, format, why);
+        if (engine === shared.llama_cpp.key) {
+          showLlamaCpp(root, P.llamaCppPlan(model, shared, asked.gpu, asked.count, asked.request), text, format, why);
           writeAddress(form, names);
           return;
         }

@@ -16,42 +16,40 @@
   function maxBig(a, b) { return a > b ? a : b; }
   function minBig(a, b) { return a < b ? a : b; }
   function sum(values) { return values.reduce(function (a, b) { return a + b; }, 0n); }
+  function largest(fits, high) {  // engine.py largest: the largest n in [0, high] with fits(n)
+    var low = 0n;
+    while (low < high) { var middle = (low + high + 1n) / 2n; if (fits(middle)) low = middle; else high = middle - 1n; }
+    return low;
+  }
 
   // ---- fractions: [numerator, denominator] of BigInt, as Python's Fraction ------------------
   function gcd(a, b) { while (b) { var t = a % b; a = b; b = t; } return a || 1n; }
   function frac(n, d) { var g = gcd(n < 0n ? -n : n, d); return [n / g, d / g]; }
   function fracOf(pair) { return frac(B(pair[0]), B(pair[1])); }
-  function fracLt(a, b) { return a[0] * b[1] < b[0] * a[1]; }
-  function fracMin(a, b) { return fracLt(b, a) ? b : a; }
+  function fracMin(a, b) { return b[0] * a[1] < a[0] * b[1] ? b : a; }
   function fracFloat(a) { return Number(a[0]) / Number(a[1]); }
-  // round() of a non-negative rational: to the nearest integer, ties to even.
-  function roundHalfEven(n, d) {
+  function roundHalfEven(n, d) {  // round() of a non-negative rational
     var q = n / d, r = n % d;
     return (2n * r > d || (2n * r === d && q % 2n === 1n)) ? q + 1n : q;
   }
-  // "0.92" -> [23, 25]; null when the text is not a plain decimal.
-  function parseFraction(text) {
-    var match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(String(text));
-    if (!match) return null;
-    var decimals = match[3] || "", numerator = B(match[2] + decimals);
-    return frac(match[1] ? -numerator : numerator, 10n ** B(decimals.length));
+  function parseFraction(text) {  // "0.92" -> [23, 25]; null when the text is not a plain decimal
+    var match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(String(text)), decimals = match && (match[3] || "");
+    return match && frac((match[1] ? -1n : 1n) * B(match[2] + decimals), 10n ** B(decimals.length));
   }
   // planner.py _decimal_text: three decimals, trailing zeros dropped.
   function decimalText(f) { return fracFloat(f).toFixed(3).replace(/0+$/, "").replace(/\.$/, ""); }
 
   // ---- the setup and the weights ------------------------------------------------------------
-  // planner.py plan_setup: one machine up to the largest shape, else machines of the largest shape.
-  function planSetup(gpu, count) {
-    var largest = gpu.shapes[gpu.shapes.length - 1];
-    return count <= largest ? { gpusPerMachine: count, machines: 1 } : { gpusPerMachine: largest, machines: Math.floor(count / largest) };
+  function planSetup(gpu, count) {  // planner.py plan_setup: one machine, else machines of the largest shape
+    var most = gpu.shapes[gpu.shapes.length - 1];
+    return count <= most ? { gpusPerMachine: count, machines: 1 } : { gpusPerMachine: most, machines: Math.floor(count / most) };
   }
 
   // loaded_weights.py pipeline_layers and fullest_stage_bytes over the table's tensor shares.
   function weightsPerGpu(model, precision, padding, split) {
     var table = model.precisions[precision].weights, shares = (table[padding] || table.none)[split.tensor].map(B);
-    var pipeline = split.pipeline, layers = model.layers;
+    var pipeline = split.pipeline, layers = model.layers, stages = [], best = 0n;
     if (pipeline === 1) return shares[0] + shares[1] + shares[2];
-    var stages = [], best = 0n;
     for (var i = 0; i < pipeline; i++) stages.push(Math.floor(layers / pipeline));
     for (var index = 2; index < layers % pipeline + 2; index++) stages[pipeline - index] += 1;
     stages.forEach(function (count, stage) {
@@ -62,222 +60,152 @@
   }
 
   // kv_cache.py KvCache.sequence_bytes over the table's [per token, per window token, window, state].
-  function sequenceBytes(read, tokens) {
-    var t = B(tokens);
-    return B(read[0]) * t + B(read[1]) * minBig(t, B(read[2])) + B(read[3]);
-  }
+  function sequenceBytes(read, tokens) { var t = B(tokens); return B(read[0]) * t + B(read[1]) * minBig(t, B(read[2])) + B(read[3]); }
+  function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
+  function dtypeKinds(p) { return p.model.kinds[p.request.kvDtype][p.split.tensor]; }
+  var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit"];
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
   function blockLayout(shared, kinds, pipeline, batchTokens) {
-    var inFlight = B((pipeline + 1) * batchTokens), perToken = 0n, state = 0n;
+    var inFlight = B((pipeline + 1) * batchTokens), perToken = 0n, state = 0n, size = B(shared.vllm.block_size);
     kinds.forEach(function (k) { if (k[3]) state = maxBig(state, B(k[1])); else perToken = maxBig(perToken, B(k[1])); });
-    var size = B(shared.vllm.block_size);
     if (state) size = size * ceilDiv(state, size * perToken);
-    var counts = kinds.map(function (k) { return cdiv(k[0], pipeline); });
-    var group = Math.min.apply(null, counts);
+    var counts = kinds.map(function (k) { return cdiv(k[0], pipeline); }), group = Math.min.apply(null, counts);
     if (Math.max.apply(null, counts) < 1.5 * group) group = Math.max.apply(null, counts);
-    var groups = kinds.map(function (k, i) {
-      var cap = k[3] ? 0n : k[2] === null ? null : B(k[2] - 1) + inFlight;
-      return [B(cdiv(counts[i], group)), cap, k[3] || k[2] !== null ? 1n : 0n];
+    var groups = kinds.map(function (k, i) {  // [groups, the tokens a request's blocks cover at most, extra blocks]
+      return [B(cdiv(counts[i], group)), k[3] ? 0n : k[2] === null ? null : B(k[2] - 1) + inFlight, k[3] || k[2] !== null ? 1n : 0n];
     });
-    var layout = { size: size, bytesPerBlock: B(group) * size * perToken };
+    var layout = { bytesPerBlock: B(group) * size * perToken };
     layout.blocks = function (tokens) {
       return sum(groups.map(function (g) { return g[0] * (ceilDiv(g[1] === null ? tokens : minBig(tokens, g[1]), size) + g[2]); }));
     };
     layout.neededBytes = function (tokens) { return layout.bytesPerBlock * layout.blocks(tokens); };
     return layout;
   }
-
-  function largest(fits, high) {  // engine.py largest
-    var low = 0n;
-    while (low < high) {
-      var middle = (low + high + 1n) / 2n;
-      if (fits(middle)) low = middle; else high = middle - 1n;
-    }
-    return low;
-  }
-  function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
-  function dtypeKinds(model, request, split) { return model.kinds[request.kvDtype][split.tensor]; }
-
-  var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit"];
-
-  function vllmLayout(model, shared, gpu, split, request) {
-    return blockLayout(shared, dtypeKinds(model, request, split), split.pipeline, shared.vllm.batch_tiers[gpu.vllm_batch_tier][1]);
+  function vllmLayout(p, shared) {
+    return blockLayout(shared, dtypeKinds(p), p.split.pipeline, shared.vllm.batch_tiers[p.gpu.vllm_batch_tier][1]);
   }
 
   // account(): gpu_worker.py determine_available_memory, then kv_cache_utils.py's blocks.
-  function vllmAccounting(model, shared, gpu, split, request, weights, context, window) {
-    var v = shared.vllm, total = B(gpu.memory_bytes), tier = v.batch_tiers[gpu.vllm_batch_tier];
-    var fraction = request.memoryFraction || fracOf(v.utilization), sequences = tier[2];
-    var requested = ceilDiv(total * fraction[0], fraction[1]);
-    var nonKv = {
-      activation_peak: B(model.activation_peak[split.tensor][gpu.vllm_batch_tier]),
-      cuda_graphs: B(v.cuda_graphs), non_torch: perTensorParallel(v.non_torch, split.tensor),
-    };
-    var available = requested - weights - sum(Object.values(nonKv));
-    var layout = vllmLayout(model, shared, gpu, split, request), C = B(context);
-    var usable = available - layout.bytesPerBlock;
-    var concurrency = Number(maxBig(available, 0n) / layout.bytesPerBlock) / Number(layout.blocks(C));
-    var freeAtStart = total - perTensorParallel(v.baseline, split.tensor), reason = null;
+  function vllmAccounting(p, shared, weights, context, window) {
+    var v = shared.vllm, total = B(p.gpu.memory_bytes), tier = p.gpu.vllm_batch_tier, tensor = p.split.tensor;
+    var fraction = p.request.memoryFraction || fracOf(v.utilization), requested = ceilDiv(total * fraction[0], fraction[1]);
+    var nonKv = { activation_peak: B(p.model.activation_peak[tensor][tier]), cuda_graphs: B(v.cuda_graphs),
+                  non_torch: perTensorParallel(v.non_torch, tensor) };
+    var available = requested - weights - sum(Object.values(nonKv)), layout = vllmLayout(p, shared), C = B(context);
+    var usable = available - layout.bytesPerBlock, freeAtStart = total - perTensorParallel(v.baseline, tensor);
+    var concurrency = Number(maxBig(available, 0n) / layout.bytesPerBlock) / Number(layout.blocks(C)), reason = null;
     if (requested > freeAtStart) reason = REASONS[0];
     else if (weights > freeAtStart || weights >= requested) reason = REASONS[1];
     else if (usable <= 0n) reason = REASONS[2];
     else if (layout.neededBytes(C) > usable) reason = REASONS[3];
-    var maxContext = REASONS.indexOf(reason) >= 0 && reason !== REASONS[3] ? 0n :
-      largest(function (t) { return layout.neededBytes(t) <= usable; }, B(window));
-    return {
-      memoryFraction: fraction, nonKv: nonKv, available: available, kvBytesPerToken: ceilDiv(layout.neededBytes(C), C),
+    var maxContext = reason !== null && reason !== REASONS[3] ? 0n : largest(function (t) { return layout.neededBytes(t) <= usable; }, B(window));
+    return { memoryFraction: fraction, nonKv: nonKv, available: available, kvBytesPerToken: ceilDiv(layout.neededBytes(C), C),
       kvTokens: Math.trunc(concurrency * context), maxConcurrency: concurrency, reason: reason, maxContext: Number(maxContext),
-      maxUsers: reason === null ? Math.min(Math.floor(concurrency), sequences) : 0,
-    };
+      maxUsers: reason === null ? Math.min(Math.floor(concurrency), v.batch_tiers[tier][2]) : 0 };
   }
 
   // ---- SGLang (engine_sglang.py) --------------------------------------------------------------
-  // sglang_mem_fraction_static over the exported reserve tiers.
-  function sglangDefaultFraction(shared, memoryBytes, split) {
+  function sglangDefaultFraction(shared, memoryBytes, split) {  // sglang_mem_fraction_static over the reserve tiers
     var s = shared.sglang, memory = Number(memoryBytes) / 2 ** 20;
     var tier = s.reserve_tiers.find(function (t) { return t[0] === null || memory < t[0]; });
     var reserved = (split.tensor < 4 ? tier[1] : tier[2]) + split.tensor * split.pipeline / 8 * 1024;
     if (memory > s.large_gpu_mib) reserved = Math.max(reserved, s.large_gpu_reserve_mib);
     return parseFraction(((memory - reserved) / memory).toFixed(3));
   }
-  // pool_bytes_per_token and state_pool_bytes
-  function sglangPool(kinds, pipeline) {
-    var cached = kinds.filter(function (k) { return !k[3]; });
-    return B(cdiv(cached.reduce(function (n, k) { return n + k[0]; }, 0), pipeline)) * B(cached[0][1]);
-  }
-  function sglangStates(shared, kinds, pipeline) {
-    return sum(kinds.filter(function (k) { return k[3]; }).map(function (k) {
-      return B(shared.sglang.mamba_slots) * B(cdiv(k[0], pipeline)) * B(k[1]);
-    }));
+  function sglangPool(p) {  // pool_bytes_per_token
+    var cached = dtypeKinds(p).filter(function (k) { return !k[3]; });
+    return B(cdiv(cached.reduce(function (n, k) { return n + k[0]; }, 0), p.split.pipeline)) * B(cached[0][1]);
   }
 
   // account(): model_runner.py profile_max_num_token.
-  function sglangAccounting(model, shared, gpu, split, request, weights, context, window) {
-    var s = shared.sglang, before = B(gpu.memory_bytes) - B(s.baseline), kinds = dtypeKinds(model, request, split);
-    var fraction = request.memoryFraction || sglangDefaultFraction(shared, gpu.memory_bytes, split);
-    var states = sglangStates(shared, kinds, split.pipeline);
+  function sglangAccounting(p, shared, weights, context, window) {
+    var s = shared.sglang, before = B(p.gpu.memory_bytes) - B(s.baseline);
+    var fraction = p.request.memoryFraction || sglangDefaultFraction(shared, p.gpu.memory_bytes, p.split);
+    var states = sum(dtypeKinds(p).filter(function (k) { return k[3]; }).map(function (k) {  // state_pool_bytes
+      return B(s.mamba_slots) * B(cdiv(k[0], p.split.pipeline)) * B(k[1]);
+    }));
     var nonKv = { cuda_context: B(s.baseline), outside_fraction: roundHalfEven(before * (fraction[1] - fraction[0]), fraction[1]), states: states };
     var available = floorDiv(before * fraction[0], fraction[1]) - weights - states;
-    var perToken = sglangPool(kinds, split.pipeline), kvTokens = maxBig(available, 0n) / perToken;
-    var concurrency = Number(kvTokens) / context, reason = null;
+    var perToken = sglangPool(p), kvTokens = maxBig(available, 0n) / perToken, concurrency = Number(kvTokens) / context, reason = null;
     if (weights > before) reason = REASONS[1];
     else if (kvTokens <= 0n) reason = REASONS[2];
     else if (kvTokens < B(context)) reason = REASONS[3];
-    return {
-      memoryFraction: fraction, nonKv: nonKv, available: available, kvBytesPerToken: perToken, kvTokens: Number(kvTokens),
-      maxConcurrency: concurrency, reason: reason,
-      maxContext: reason === null || reason === REASONS[3] ? Number(minBig(kvTokens, B(window))) : 0,
-      maxUsers: reason === null ? Math.floor(concurrency) : 0,
-    };
+    return { memoryFraction: fraction, nonKv: nonKv, available: available, kvBytesPerToken: perToken, kvTokens: Number(kvTokens),
+      maxConcurrency: concurrency, reason: reason, maxUsers: reason === null ? Math.floor(concurrency) : 0,
+      maxContext: reason === null || reason === REASONS[3] ? Number(minBig(kvTokens, B(window))) : 0 };
   }
 
-  // Per engine: the accounting, the KV bytes of one sequence (the chart) and the remedy's fraction.
+  // Per engine: the accounting, one sequence's KV bytes (the chart), and the share a remedy tries (at most 0.95).
   var ENGINES = {
-    vllm: {
-      account: vllmAccounting,
-      sequenceKv: function (p, shared, tokens) { return vllmLayout(p.model, shared, p.gpu, p.split, p.request).neededBytes(B(tokens)); },
-      fitting: function (shared, asked) {  // what is free once CUDA is up, in hundredths
-        var total = asked.totalMemory, free = total - perTensorParallel(shared.vllm.baseline, asked.split.tensor);
-        return fracMin(fracOf(shared.max_memory_fraction), frac(free * 100n / total, 100n));
-      },
-    },
-    sglang: {
-      account: sglangAccounting,
-      sequenceKv: function (p, shared, tokens) { return sglangPool(dtypeKinds(p.model, p.request, p.split), p.split.pipeline) * B(tokens); },
-      fitting: function (shared, asked) {  // five hundredths more than asked
-        var f = asked.memoryFraction;
-        return fracMin(fracOf(shared.max_memory_fraction), frac(f[0] * 20n + f[1], f[1] * 20n));
-      },
-    },
+    vllm: { account: vllmAccounting, sequenceKv: function (p, shared, tokens) { return vllmLayout(p, shared).neededBytes(B(tokens)); },
+      fitting: function (shared, p) {  // what is free once CUDA is up, in hundredths
+        return frac((p.totalMemory - perTensorParallel(shared.vllm.baseline, p.split.tensor)) * 100n / p.totalMemory, 100n);
+      } },
+    sglang: { account: sglangAccounting, sequenceKv: function (p, shared, tokens) { return sglangPool(p) * B(tokens); },
+      fitting: function (shared, p) { var f = p.memoryFraction; return frac(f[0] * 20n + f[1], f[1] * 20n); } },  // 5/100 more
   };
 
   // ---- the plan (planner.py) ----------------------------------------------------------------
-  // engine.py CommandTemplate.command
-  function serveCommand(record, values, flags) {
-    var t = record.command, lines = t.start.concat([t.tensor]);
-    if (values.pipeline > 1) lines.push(t.pipeline);
-    if (values.machines > 1 && t.machines) lines.push(t.machines);
-    lines.push(t.context);
+  function serveCommand(record, values, flags) {  // engine.py CommandTemplate.command
+    var t = record.command, lines = t.start.concat([t.tensor], values.pipeline > 1 ? [t.pipeline] : [],
+      values.machines > 1 && t.machines ? [t.machines] : [], [t.context]);
     lines = lines.map(function (line) { return line.replace(/\{(\w+)\}/g, function (m, key) { return String(values[key]); }); });
     return lines.concat(flags.map(function (f) { return f.join(" "); })).join(" \\\n  ");
   }
 
-  function planFlags(record, request) {
-    var flags = [];
-    if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
-    if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
-    return flags;
-  }
-
   // plan(): one plan as asked. `request`: {engine, context, users, memoryFraction, kvDtype, precision}.
   function plan(model, shared, gpu, count, request) {
-    var record = shared.engines[request.engine], setup = planSetup(gpu, count);
-    var tensor = model.tensor_for[setup.gpusPerMachine - 1];
-    var split = { tensor: tensor, pipeline: setup.gpusPerMachine * setup.machines / tensor };
-    var context = request.context || model.window;
-    var weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split);
-    var account = ENGINES[request.engine].account(model, shared, gpu, split, request, weights, context, Math.max(context, model.window));
-    var speed = null;
+    var record = shared.engines[request.engine], setup = planSetup(gpu, count), tensor = model.tensor_for[setup.gpusPerMachine - 1];
+    var split = { tensor: tensor, pipeline: setup.gpusPerMachine * setup.machines / tensor }, context = request.context || model.window;
+    var flags = request.memoryFraction ? [[record.memory_fraction_flag, decimalText(request.memoryFraction)]] : [];
+    if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
+    var p = { model: model, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags,
+      totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
+      pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
+    p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split);
+    Object.assign(p, ENGINES[request.engine].account(p, shared, p.weights, context, Math.max(context, model.window)));
+    p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second) {
       var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[request.kvDtype], context);
-      speed = gpu.bandwidth_bytes_per_second * tensor / Number(read);
+      p.decodeTokensPerSecond = gpu.bandwidth_bytes_per_second * tensor / Number(read);
     }
-    var p = {
-      model: model, gpu: gpu, setup: setup, split: split, request: request, context: context,
-      totalMemory: B(gpu.memory_bytes), weights: weights, decodeTokensPerSecond: speed, changes: [], refused: null,
-      pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count,
-      flags: planFlags(record, request), engineVersion: record.version, record: record,
-    };
-    Object.keys(account).forEach(function (k) { p[k] = account[k]; });
-    p.starts = account.reason === null;
     return p;
-  }
-
-  function withRequest(request, changes) { return Object.assign({}, request, changes); }
-
-  // _remedies: the share of the GPU that fits, then an 8-bit KV cache, then both.
-  function remedies(request, fraction, fitting) {
-    var tries = [], differs = fraction[0] !== fitting[0] || fraction[1] !== fitting[1];
-    if (differs) tries.push(withRequest(request, { memoryFraction: fitting }));
-    if (request.kvDtype !== "fp8") {
-      tries.push(withRequest(request, { kvDtype: "fp8" }));
-      if (differs) tries.push(withRequest(request, { memoryFraction: fitting, kvDtype: "fp8" }));
-    }
-    return tries;
   }
 
   function changedFlags(asked, result) {
     var seen = asked.flags.map(function (f) { return f.join(" "); });
     var changes = result.flags.filter(function (f) { return seen.indexOf(f.join(" ")) < 0; });
-    if (result.context !== asked.context) changes.push([result.record.context_flag, String(result.context)]);
-    return changes;
+    return result.context === asked.context ? changes : changes.concat([[result.record.context_flag, String(result.context)]]);
   }
 
-  // plan_that_starts(): as asked when it starts; else the first change of flags that makes it
-  // start; else (unless `shorter` is false) the longest context that starts.
+  // plan_that_starts(): as asked when it starts; else the first change of flags that makes it start
+  // (_remedies: the share of the GPU that fits, then an 8-bit KV cache, then both); else (unless
+  // `shorter` is false) the longest context that starts.
   function planThatStarts(model, shared, gpu, count, request, shorter) {
-    var asked = plan(model, shared, gpu, count, request);
+    var asked = plan(model, shared, gpu, count, request), tried = [asked];
     if (asked.starts) return asked;
-    var tried = [asked], fitting = ENGINES[request.engine].fitting(shared, asked);
-    var options = remedies(request, asked.memoryFraction, fitting);
+    var fitting = fracMin(fracOf(shared.max_memory_fraction), ENGINES[request.engine].fitting(shared, asked)), options = [];
+    var differs = asked.memoryFraction[0] !== fitting[0] || asked.memoryFraction[1] !== fitting[1];
+    if (differs) options.push({ memoryFraction: fitting });
+    if (request.kvDtype !== "fp8") options.push({ kvDtype: "fp8" }, differs ? { memoryFraction: fitting, kvDtype: "fp8" } : null);
     for (var i = 0; i < options.length; i++) {
-      var result = plan(model, shared, gpu, count, options[i]);
+      if (!options[i]) continue;
+      var result = plan(model, shared, gpu, count, Object.assign({}, request, options[i]));
       if (result.starts) return Object.assign(result, { changes: changedFlags(asked, result), refused: asked.reason });
       tried.push(result);
     }
     var best = tried.reduce(function (b, p) { return p.maxContext > b.maxContext ? p : b; });
     if (shorter === false || best.maxContext === 0) return asked;
-    var cut = plan(model, shared, gpu, count, withRequest(best.request, { context: best.maxContext }));
+    var cut = plan(model, shared, gpu, count, Object.assign({}, best.request, { context: best.maxContext }));
     return Object.assign(cut, { changes: changedFlags(asked, cut), refused: asked.reason });
   }
 
   // fit.py fit_row(): the largest format whose plan starts at the context and holds the users.
   function fitRow(model, shared, gpu, count, request) {
-    var result = null;
-    for (var i = 0; i < model.precision_order.length; i++) {
-      result = planThatStarts(model, shared, gpu, count, withRequest(request, { precision: model.precision_order[i] }), false);
+    for (var i = 0, result = null; i < model.precision_order.length; i++) {
+      result = planThatStarts(model, shared, gpu, count, Object.assign({}, request, { precision: model.precision_order[i] }), false);
       if (result.starts && result.maxUsers >= result.request.users) return { fits: true, plan: result };
     }
     return { fits: false, plan: result };
@@ -285,12 +213,10 @@
 
   // A GPU the reader types in: vLLM's batch tier by its memory alone, the custom GPU's shapes and padding.
   function customGpu(shared, memoryBytes, bandwidthBytesPerSecond) {
-    var tiers = shared.vllm.batch_tiers, tier = tiers.findIndex(function (t) { return memoryBytes >= t[0]; });
-    return {
-      slug: "custom", name: null, memory_bytes: memoryBytes, shapes: shared.custom_gpu.shapes,
+    return { slug: "custom", name: null, memory_bytes: memoryBytes, shapes: shared.custom_gpu.shapes,
       bandwidth_bytes_per_second: bandwidthBytesPerSecond || null, price_per_gpu_hour: null,
-      vllm_batch_tier: tier, mxfp4_padding: shared.custom_gpu.mxfp4_padding,
-    };
+      vllm_batch_tier: shared.vllm.batch_tiers.findIndex(function (t) { return memoryBytes >= t[0]; }),
+      mxfp4_padding: shared.custom_gpu.mxfp4_padding };
   }
 
   // planner.py memory_at(): one GPU's weights, engine memory and KV cache for the chart.
@@ -299,114 +225,86 @@
     return { weights: Number(p.weights), runtime: Number(sum(Object.values(p.nonKv))), kv: Number(kv * B(users)) };
   }
 
-  // ---- llama.cpp (llama_cpp.py) ---------------------------------------------------------------
-  function pad(value, multiple) { return Math.ceil(value / multiple) * multiple; }
+  // plan_output.py plan_json(): the same field names and values.
+  function planJson(p) {
+    var nonKv = {}, values = { model: p.model.id, tensor: p.split.tensor, pipeline: p.split.pipeline, machines: p.setup.machines, context: p.context };
+    Object.keys(p.nonKv).forEach(function (k) { nonKv[k] = Number(p.nonKv[k]); });
+    return {
+      model: p.model.id, gpu: p.gpu.slug, count: p.setup.gpusPerMachine * p.setup.machines, machines: p.setup.machines,
+      engine: p.request.engine, engine_version: p.record.version, tp: p.split.tensor, pp: p.split.pipeline, context: p.context,
+      users: p.request.users, precision: p.request.precision, kv_dtype: p.request.kvDtype, memory_fraction: fracFloat(p.memoryFraction),
+      total_memory_bytes_per_gpu: Number(p.totalMemory), weights_bytes_per_gpu: Number(p.weights),
+      kv_bytes_per_token_per_gpu: Number(p.kvBytesPerToken), non_kv_bytes_per_gpu: nonKv,
+      available_kv_bytes_per_gpu: Number(maxBig(p.available, 0n)), short_bytes_per_gpu: Number(maxBig(-p.available, 0n)),
+      kv_tokens: p.kvTokens, max_concurrency: Math.round(p.maxConcurrency * 10000) / 10000, starts: p.starts, reason: p.reason,
+      max_context: p.maxContext, max_users: p.maxUsers, users_fit: p.starts && p.maxUsers >= p.request.users,
+      decode_tokens_per_second: p.decodeTokensPerSecond, price_per_hour: p.pricePerHour,
+      changes: p.changes.map(function (f) { return f.join(" "); }), refused: p.refused, command: serveCommand(p.record, values, p.flags),
+    };
+  }
 
+  // ---- llama.cpp (llama_cpp.py) ---------------------------------------------------------------
   // _placement: each GPU's weights and KV, what stays in RAM, and the bytes one token reads.
   function placement(T, Q, gpus, ngl, cpuMoe, fullKv, windowKv) {
     var layers = T.windowed.length, first = Math.max(layers + 1 - ngl, 0), count = layers + 1 - first;
     var p = { weights: [], kv: [], ramWeights: Q.embeddings, ramKv: 0, gpuRead: 0, ramRead: 0 };
     for (var g = 0; g < gpus; g++) { p.weights.push(0); p.kv.push(0); }
     Q.layers.forEach(function (kind, layer) {
-      var part = Q.layer_bytes[kind];  // [weights, experts, read, experts read]
-      if (layer < first) { p.ramWeights += part[0] + part[1]; p.ramRead += part[2] + part[3]; return; }
-      var gpu = Math.floor((layer - first) * gpus / count);
+      var part = Q.layer_bytes[kind], gpu = Math.floor((layer - first) * gpus / count);  // [weights, experts, read, experts read]
+      if (layer < first) {
+        p.ramWeights += part[0] + part[1]; p.ramRead += part[2] + part[3];
+        if (layer < layers) p.ramKv += T.windowed[layer] === "1" ? windowKv : fullKv;
+        return;
+      }
       p.weights[gpu] += part[0]; p.gpuRead += part[2];
       if (layer < cpuMoe) { p.ramWeights += part[1]; p.ramRead += part[3]; } else { p.weights[gpu] += part[1]; p.gpuRead += part[3]; }
       if (layer === layers && T.tied_embeddings) { p.weights[gpu] += Q.embeddings; p.gpuRead += Q.embeddings; }
+      if (layer < layers) p.kv[gpu] += T.windowed[layer] === "1" ? windowKv : fullKv;
     });
-    for (var layer = 0; layer < layers; layer++) {
-      var size = T.windowed[layer] === "1" ? windowKv : fullKv;
-      if (layer >= first) p.kv[Math.floor((layer - first) * gpus / count)] += size; else p.ramKv += size;
-    }
     return p;
   }
 
-  // llama_cpp_plan(); request: {quant, context, users, nGpuLayers, nCpuMoe, cacheType}
+  // llama_cpp_plan(), as plan_output.py llama_cpp_json() prints it. request: {quant, context, users,
+  // nGpuLayers, nCpuMoe, cacheType}.
   function llamaCppPlan(model, shared, gpu, count, request) {
-    var L = shared.llama_cpp, T = model.llama_cpp, Q = T.quants[request.quant], layers = model.layers;
-    var context = request.context || T.default_context, users = request.users || 1;
-    var cells = pad(context * users, L.context_padding), perCell = T.cell_bytes[request.cacheType];
-    var fullKv = perCell * cells, windowKv = T.window_cells === null ? fullKv : perCell * Math.min(cells, T.window_cells);
-    var room = gpu.memory_bytes - L.fit_margin;
+    var L = shared.llama_cpp, T = model.llama_cpp, Q = T.quants[request.quant], layers = model.layers, all = layers + 1;
+    var context = request.context || T.default_context, users = request.users || 1, perCell = T.cell_bytes[request.cacheType];
+    var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell * cells, room = gpu.memory_bytes - L.fit_margin;
+    var windowKv = T.window_cells === null ? fullKv : perCell * Math.min(cells, T.window_cells);
     function fullest(p) { return Math.max.apply(null, p.weights.map(function (w, i) { return w + p.kv[i]; })); }
-    function fits(ngl, cpuMoe) {
-      return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, fullKv, windowKv)) + T.compute_buffer <= room;
-    }
+    function fits(ngl, cpuMoe) { return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, fullKv, windowKv)) + T.compute_buffer <= room; }
     function most(holds, high) { return Number(largest(function (n) { return holds(Number(n)); }, B(high))); }
-    var all = layers + 1, ngl = request.nGpuLayers, cpuMoe = request.nCpuMoe;
+    var ngl = request.nGpuLayers, cpuMoe = request.nCpuMoe;
     if (ngl == null && cpuMoe == null && T.experts && !fits(all, 0) && fits(all, layers)) {
-      ngl = all;
+      ngl = all;  // every layer on the GPUs, and the experts of as many of them as fit
       cpuMoe = layers - most(function (kept) { return fits(all, layers - kept); }, layers);
     }
     cpuMoe = cpuMoe || 0;
-    if (ngl == null) ngl = most(function (n) { return fits(n, cpuMoe); }, all);
-    ngl = Math.min(ngl, all);
-    var p = placement(T, Q, count, ngl, cpuMoe, fullKv, windowKv), at = 0;
+    ngl = Math.min(ngl == null ? most(function (n) { return fits(n, cpuMoe); }, all) : ngl, all);
+    var p = placement(T, Q, count, ngl, cpuMoe, fullKv, windowKv), at = 0, speed = null;
     for (var i = 1; i < count; i++) if (p.weights[i] + p.kv[i] > p.weights[at] + p.kv[at]) at = i;
-    var kvRead = Math.floor(p.kv.reduce(function (a, b) { return a + b; }, 0) / users), speed = null;
+    var kvRead = Math.floor(p.kv.reduce(function (a, b) { return a + b; }, 0) / users);
     if (gpu.bandwidth_bytes_per_second) {
       speed = 1 / ((p.gpuRead + kvRead) / gpu.bandwidth_bytes_per_second + (p.ramRead + Math.floor(p.ramKv / users)) / L.ram_bandwidth);
     }
+    var command = ["llama-server", "-m " + model.slug + "-" + request.quant + ".gguf", "--n-gpu-layers " + ngl]  // llama_server_command
+      .concat(cpuMoe ? ["--n-cpu-moe " + cpuMoe] : [], ["--ctx-size " + cells], users > 1 ? ["--parallel " + users] : [],
+        request.cacheType !== "f16" ? ["--cache-type-k " + request.cacheType + " --cache-type-v " + request.cacheType] : []);
     return {
-      model: model, gpu: gpu, count: count, request: request, file: Q.file, context: context, users: users, cells: cells,
-      nGpuLayers: ngl, nCpuMoe: cpuMoe, weights: p.weights[at], ramWeights: p.ramWeights, kv: p.kv[at], ramKv: p.ramKv,
-      kvPerToken: perCell * layers, compute: T.compute_buffer, total: gpu.memory_bytes,
-      starts: p.weights[at] + p.kv[at] + T.compute_buffer <= room, gpuRead: p.gpuRead + kvRead, ramRead: p.ramRead,
-      speed: speed, version: L.version, engine: L.key,
-    };
-  }
-
-  // llama_cpp.py llama_server_command
-  function llamaServerCommand(p) {
-    var r = p.request, lines = ["llama-server", "-m " + p.model.slug + "-" + r.quant + ".gguf", "--n-gpu-layers " + p.nGpuLayers];
-    if (p.nCpuMoe) lines.push("--n-cpu-moe " + p.nCpuMoe);
-    lines.push("--ctx-size " + p.cells);
-    if (p.users > 1) lines.push("--parallel " + p.users);
-    if (r.cacheType !== "f16") lines.push("--cache-type-k " + r.cacheType + " --cache-type-v " + r.cacheType);
-    return lines.join(" \\\n  ");
-  }
-
-  // plan_output.py llama_cpp_json(): the same field names and values.
-  function llamaCppJson(p) {
-    return {
-      model: p.model.id, gpu: p.gpu.slug, count: p.count, engine: p.engine, engine_version: p.version,
-      quant: p.request.quant, gguf_file_bytes: p.file[0], bits_per_weight: Math.round(p.file[0] * 8 / p.file[1] * 10000) / 10000,
-      context: p.context, users: p.users, cache_type: p.request.cacheType, n_gpu_layers: p.nGpuLayers, n_cpu_moe: p.nCpuMoe,
-      total_memory_bytes_per_gpu: p.total, weights_bytes_per_gpu: p.weights, weights_bytes_in_ram: p.ramWeights,
-      kv_bytes_per_token: p.kvPerToken, kv_bytes_per_gpu: p.kv, kv_bytes_in_ram: p.ramKv, compute_buffer_bytes: p.compute,
-      starts: p.starts, gpu_read_bytes_per_token: p.gpuRead, ram_read_bytes_per_token: p.ramRead,
-      decode_tokens_per_second: p.speed,
-      price_per_hour: p.gpu.price_per_gpu_hour == null ? null : Number(p.gpu.price_per_gpu_hour) * p.count,
-      command: llamaServerCommand(p),
-    };
-  }
-
-  // plan_output.py plan_json(): the same field names and values.
-  function planJson(p) {
-    var nonKv = {};
-    Object.keys(p.nonKv).forEach(function (k) { nonKv[k] = Number(p.nonKv[k]); });
-    var values = { model: p.model.id, tensor: p.split.tensor, pipeline: p.split.pipeline, machines: p.setup.machines, context: p.context };
-    return {
-      model: p.model.id, gpu: p.gpu.slug, count: p.setup.gpusPerMachine * p.setup.machines, machines: p.setup.machines,
-      engine: p.request.engine, engine_version: p.engineVersion, tp: p.split.tensor, pp: p.split.pipeline, context: p.context,
-      users: p.request.users, precision: p.request.precision, kv_dtype: p.request.kvDtype,
-      memory_fraction: fracFloat(p.memoryFraction), total_memory_bytes_per_gpu: Number(p.totalMemory),
-      weights_bytes_per_gpu: Number(p.weights), kv_bytes_per_token_per_gpu: Number(p.kvBytesPerToken),
-      non_kv_bytes_per_gpu: nonKv, available_kv_bytes_per_gpu: Number(maxBig(p.available, 0n)),
-      short_bytes_per_gpu: Number(maxBig(-p.available, 0n)), kv_tokens: p.kvTokens,
-      max_concurrency: Math.round(p.maxConcurrency * 10000) / 10000, starts: p.starts, reason: p.reason,
-      max_context: p.maxContext, max_users: p.maxUsers, users_fit: p.starts && p.maxUsers >= p.request.users,
-      decode_tokens_per_second: p.decodeTokensPerSecond, price_per_hour: p.pricePerHour,
-      changes: p.changes.map(function (f) { return f.join(" "); }), refused: p.refused,
-      command: serveCommand(p.record, values, p.flags),
+      model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant,
+      gguf_file_bytes: Q.file[0], bits_per_weight: Math.round(Q.file[0] * 8 / Q.file[1] * 10000) / 10000, context: context,
+      users: users, cache_type: request.cacheType, n_gpu_layers: ngl, n_cpu_moe: cpuMoe, total_memory_bytes_per_gpu: gpu.memory_bytes,
+      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell * layers,
+      kv_bytes_per_gpu: p.kv[at], kv_bytes_in_ram: p.ramKv, compute_buffer_bytes: T.compute_buffer,
+      starts: p.weights[at] + p.kv[at] + T.compute_buffer <= room, gpu_read_bytes_per_token: p.gpuRead + kvRead,
+      ram_read_bytes_per_token: p.ramRead, decode_tokens_per_second: speed,
+      price_per_hour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count, command: command.join(" \\\n  "),
     };
   }
 
   var api = {
     plan: plan, planThatStarts: planThatStarts, planJson: planJson, parseFraction: parseFraction, fitRow: fitRow,
-    customGpu: customGpu, memoryAt: memoryAt, fracFloat: fracFloat, llamaCppPlan: llamaCppPlan, llamaCppJson: llamaCppJson,
-    planSetup: planSetup, REASONS: REASONS,
+    customGpu: customGpu, memoryAt: memoryAt, fracFloat: fracFloat, llamaCppPlan: llamaCppPlan, REASONS: REASONS,
   };
   if (typeof module === "object" && module.exports) module.exports = api;
   else root.VramPlanner = api;
