@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
 from generator.catalog.records import Model
+from generator.sizing.layer_kinds import attention_tensors
 
 
 class GgmlType(NamedTuple):
@@ -94,39 +95,16 @@ def _vector(name: str, layer: int | None, size: int) -> GgufTensor:
 
 
 def _attention(model: Model, i: int) -> Iterator[GgufTensor]:
-    arch = model.architecture
-    a, hidden = arch.attention, arch.hidden_size
-    if a.kind == "mla":
-        qk_head = a.qk_nope_head_dim + a.qk_rope_head_dim
-        if a.q_lora_rank:
-            yield _matrix("attn_q_a", i, hidden, a.q_lora_rank)
-            yield _vector("attn_q_a_norm", i, a.q_lora_rank)
-            yield _matrix("attn_q_b", i, a.q_lora_rank, a.heads * qk_head)
-        else:
-            yield _matrix("attn_q", i, hidden, a.heads * qk_head)
-        yield _matrix("attn_kv_a_mqa", i, hidden, a.kv_lora_rank + a.qk_rope_head_dim)
-        yield _vector("attn_kv_a_norm", i, a.kv_lora_rank)
-        yield _matrix("attn_kv_b", i, a.kv_lora_rank, a.heads * (a.qk_nope_head_dim + a.v_head_dim))
-        yield _matrix("attn_output", i, a.heads * a.v_head_dim, hidden)
-        return
-    q_dim, kv_dim = a.query_dim, a.kv_dim
-    if a.fused_qkv:  # Phi-3: llama.cpp keeps the checkpoint's one qkv_proj as attn_qkv
-        yield _matrix("attn_qkv", i, hidden, q_dim + 2 * kv_dim)
-    else:
-        yield _matrix("attn_q", i, hidden, q_dim)
-        yield _matrix("attn_k", i, hidden, kv_dim)
-        yield _matrix("attn_v", i, hidden, kv_dim)
-    yield _matrix("attn_output", i, q_dim, hidden)
-    if a.qkv_bias:
-        yield _vector("attn_qkv_bias", i, q_dim + 2 * kv_dim)
-    if a.output_bias:
-        yield _vector("attn_output_bias", i, hidden)
-    if a.qk_norm == "head":
-        yield _vector("attn_qk_norm", i, 2 * a.head_dim)
-    elif a.qk_norm == "layer":
-        yield _vector("attn_qk_norm", i, q_dim + kv_dim)
-    if a.sinks:
-        yield _vector("attn_sinks", i, a.heads)
+    """One layer's attention tensors (layer_kinds.py), vectors in F32; a checkpoint that stores q, k
+    and v as one qkv_proj (Phi-3) keeps it in the GGUF file as attn_qkv."""
+    a = model.architecture.attention
+    for tensor in attention_tensors(model.architecture):
+        if a.fused_qkv and tensor.names[0] in ("attn_q", "attn_k"):
+            if tensor.names[0] == "attn_q":
+                yield _matrix("attn_qkv", i, tensor.row, a.query_dim + 2 * a.kv_dim)
+            continue
+        for name in tensor.names:
+            yield _vector(name, i, tensor.row) if tensor.rows == 1 else _matrix(name, i, tensor.row, tensor.rows)
 
 
 def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:

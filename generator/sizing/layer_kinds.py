@@ -10,8 +10,11 @@ per sequence besides the weights, how tensor parallelism splits it and how an en
 - `llama_cpp_rows`: the rows llama.cpp's cache stores per token (each quantized in blocks of the
   cache type), or () where llama.cpp keeps no per-token cache.
 
-The KV cache (kv_cache.py), the planner, llama.cpp and the plan tables read these records: the
-formula of a kind exists here once. A new kind is one record and its line in `layer_kinds`.
+The weights of one layer of each kind of attention are here too (`attention_tensors`,
+`linear_attention_tensors`): the checkpoint's tensors (weights.py) and the GGUF file's (gguf.py)
+are both read from them. The KV cache (kv_cache.py), the planner, llama.cpp and the plan tables read
+the records: the formula of a kind exists here once. A new kind is one record, its line in
+`layer_kinds` and its tensors.
 """
 
 from __future__ import annotations
@@ -129,3 +132,110 @@ def kind_bytes(arch: Architecture, tensor: int, bytes_per_value: int) -> tuple[K
                   kind.window, kind.per_sequence)
         for kind in layer_kinds(arch)
     )
+
+
+# ---- the weights of one layer ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LayerTensor:
+    """Weight tensors of one layer that share a shape, one per name (llama.cpp's, without `blk.N.`):
+    `row` values per row (the input width) and `rows` rows (1: a vector). Tensor parallelism cuts
+    each into `shards` equal slices (its heads or channels; 1: whole on every GPU)."""
+
+    names: tuple[str, ...]
+    row: int
+    rows: int
+    shards: int = 1
+
+
+def _gqa_tensors(arch: Architecture) -> list[LayerTensor]:
+    a, hidden = arch.attention, arch.hidden_size
+    q_dim, kv_dim = a.query_dim, a.kv_dim
+    # NOTE: a gated attention output (Qwen3-Next) doubles the query projection: query and gate.
+    tensors = [
+        LayerTensor(("attn_q",), hidden, q_dim * (2 if a.output_gate else 1), a.heads),
+        LayerTensor(("attn_k", "attn_v"), hidden, kv_dim, a.kv_heads),
+        LayerTensor(("attn_output",), q_dim, hidden, a.heads),
+    ]
+    if a.qkv_bias:
+        tensors.append(LayerTensor(("attn_qkv_bias",), q_dim + 2 * kv_dim, 1))
+    if a.output_bias:
+        tensors.append(LayerTensor(("attn_output_bias",), hidden, 1))
+    if a.qk_norm == "head":
+        tensors.append(LayerTensor(("attn_q_norm", "attn_k_norm"), a.head_dim, 1))
+    elif a.qk_norm == "layer":
+        tensors.append(LayerTensor(("attn_qk_norm",), q_dim + kv_dim, 1))
+    if a.sinks:
+        tensors.append(LayerTensor(("attn_sinks",), a.heads, 1))
+    return tensors
+
+
+def _mla_tensors(arch: Architecture) -> list[LayerTensor]:
+    # NOTE: DeepSeek-V2/V3 multi-head latent attention (modeling_deepseek.py): queries through an
+    # optional low-rank q_a/q_b pair, keys and values through one shared latent of kv_lora_rank
+    # plus a decoupled rope key of qk_rope_head_dim.
+    a, hidden, heads = arch.attention, arch.hidden_size, arch.attention.heads
+    qk_head = a.qk_nope_head_dim + a.qk_rope_head_dim
+    if a.q_lora_rank:
+        tensors = [LayerTensor(("attn_q_a",), hidden, a.q_lora_rank), LayerTensor(("attn_q_a_norm",), a.q_lora_rank, 1),
+                   LayerTensor(("attn_q_b",), a.q_lora_rank, heads * qk_head, heads)]
+    else:
+        tensors = [LayerTensor(("attn_q",), hidden, heads * qk_head, heads)]
+    tensors += [
+        LayerTensor(("attn_kv_a_mqa",), hidden, a.kv_lora_rank + a.qk_rope_head_dim),
+        LayerTensor(("attn_kv_a_norm",), a.kv_lora_rank, 1),
+        LayerTensor(("attn_kv_b",), a.kv_lora_rank, heads * (a.qk_nope_head_dim + a.v_head_dim), heads),
+        LayerTensor(("attn_output",), heads * a.v_head_dim, hidden, heads),
+    ]
+    if a.output_gate:
+        tensors.append(LayerTensor(("attn_gate",), hidden, heads * a.v_head_dim, heads))
+    if a.indexer_heads:
+        # NOTE: DeepSeek sparse attention's indexer (GLM-5): its own queries from the q latent,
+        # one shared key head with a norm, and a per-head weight from the hidden state.
+        dim = a.indexer_head_dim
+        tensors += [
+            LayerTensor(("indexer_attn_q_b",), a.q_lora_rank, a.indexer_heads * dim),
+            LayerTensor(("indexer_attn_k",), hidden, dim),
+            LayerTensor(("indexer_k_norm", "indexer_k_norm_bias"), dim, 1),
+            LayerTensor(("indexer_proj",), hidden, a.indexer_heads),
+        ]
+    return tensors
+
+
+def attention_tensors(arch: Architecture) -> list[LayerTensor]:
+    """The weights of one softmax-attention layer (full or sliding window, GQA or MLA)."""
+    return _mla_tensors(arch) if arch.attention.kind == "mla" else _gqa_tensors(arch)
+
+
+def linear_attention_tensors(arch: Architecture) -> list[LayerTensor]:
+    """The weights of one linear-attention layer."""
+    linear, hidden = arch.linear_attention, arch.hidden_size
+    key_dim, value_dim, heads = linear.key_dim, linear.value_dim, linear.key_heads
+    conv = LayerTensor(("ssm_conv1d",), 2 * key_dim + value_dim, linear.conv_kernel, heads)
+    if linear.kind == "gated_deltanet":
+        # NOTE: Qwen3-Next Gated DeltaNet (modeling_qwen3_next.py): fused q, k, v, z projection,
+        # b and a gates per value head, a short causal convolution over q, k, v.
+        return [
+            LayerTensor(("ssm_in",), hidden, 2 * key_dim + 2 * value_dim, heads),
+            LayerTensor(("ssm_ba",), hidden, 2 * linear.value_heads, heads),
+            conv,
+            LayerTensor(("ssm_dt", "ssm_a"), linear.value_heads, 1),
+            LayerTensor(("ssm_norm",), linear.value_head_dim, 1),
+            LayerTensor(("ssm_out",), value_dim, hidden, heads),
+        ]
+    # NOTE: Kimi Delta Attention (Kimi Linear, modeling_kimi_linear.py): q, k, v projections with
+    # short convolutions, a full-rank output gate, a low-rank forget gate (rank = head_dim), a beta
+    # gate per head, and per-head A_log and per-channel dt_bias.
+    return [
+        LayerTensor(("attn_q", "attn_k"), hidden, key_dim, heads),
+        LayerTensor(("attn_v", "attn_gate"), hidden, value_dim, heads),
+        conv,
+        LayerTensor(("ssm_f_a",), hidden, linear.key_head_dim),
+        LayerTensor(("ssm_f_b",), linear.key_head_dim, key_dim, heads),
+        LayerTensor(("ssm_beta",), hidden, linear.value_heads, heads),
+        LayerTensor(("ssm_a",), linear.key_heads, 1),
+        LayerTensor(("ssm_dt",), key_dim, 1),
+        LayerTensor(("ssm_norm",), linear.value_head_dim, 1),
+        LayerTensor(("attn_output",), value_dim, hidden, heads),
+    ]

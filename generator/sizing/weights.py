@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.catalog.records import COMPONENTS, Architecture, Attention, LinearAttention, Model
+from generator.catalog.records import COMPONENTS, Architecture, Model
+from generator.sizing.layer_kinds import LayerTensor, attention_tensors, linear_attention_tensors
 
 
 @dataclass(frozen=True)
@@ -31,107 +32,13 @@ class Tensors:
         return self.rows * self.cols * self.count
 
 
-def _gqa(arch: Architecture, attention: Attention, layers: int, component: str) -> list[Tensors]:
-    hidden, heads = arch.hidden_size, attention.heads
-    q_dim, kv_dim = attention.query_dim, attention.kv_dim
-    # NOTE: a gated attention output (Qwen3-Next) doubles the query projection: query and gate.
-    q_out = q_dim * (2 if attention.output_gate else 1)
-    tensors = [
-        Tensors(component, hidden, q_out, layers, heads),
-        Tensors(component, hidden, kv_dim, 2 * layers, attention.kv_heads),  # k and v
-        Tensors(component, q_dim, hidden, layers, heads),  # o
-    ]
-    if attention.qkv_bias:
-        tensors.append(Tensors(component, q_dim + 2 * kv_dim, 1, layers))
-    if attention.output_bias:
-        tensors.append(Tensors(component, hidden, 1, layers))
-    if attention.qk_norm == "head":
-        tensors.append(Tensors(component, attention.head_dim, 1, 2 * layers))
-    elif attention.qk_norm == "layer":
-        tensors.append(Tensors(component, q_dim + kv_dim, 1, layers))
-    if attention.sinks:
-        tensors.append(Tensors(component, heads, 1, layers))
-    return tensors
-
-
-def _mla(arch: Architecture, attention: Attention, layers: int, component: str) -> list[Tensors]:
-    # NOTE: DeepSeek-V2/V3 multi-head latent attention (modeling_deepseek.py): queries through an
-    # optional low-rank q_a/q_b pair, keys and values through one shared latent of kv_lora_rank
-    # plus a decoupled rope key of qk_rope_head_dim.
-    hidden, heads = arch.hidden_size, attention.heads
-    qk_head = attention.qk_nope_head_dim + attention.qk_rope_head_dim
-    tensors = []
-    if attention.q_lora_rank:
-        tensors += [
-            Tensors(component, hidden, attention.q_lora_rank, layers),
-            Tensors(component, attention.q_lora_rank, 1, layers),  # q_a_layernorm
-            Tensors(component, attention.q_lora_rank, heads * qk_head, layers, heads),
-        ]
-    else:
-        tensors.append(Tensors(component, hidden, heads * qk_head, layers, heads))
-    tensors += [
-        Tensors(component, hidden, attention.kv_lora_rank + attention.qk_rope_head_dim, layers),
-        Tensors(component, attention.kv_lora_rank, 1, layers),  # kv_a_layernorm
-        Tensors(
-            component,
-            attention.kv_lora_rank,
-            heads * (attention.qk_nope_head_dim + attention.v_head_dim),
-            layers,
-            heads,
-        ),
-        Tensors(component, heads * attention.v_head_dim, hidden, layers, heads),  # o
-    ]
-    if attention.output_gate:
-        tensors.append(Tensors(component, hidden, heads * attention.v_head_dim, layers, heads))
-    if attention.indexer_heads:
-        # NOTE: DeepSeek sparse attention's indexer (GLM-5): its own queries from the q latent,
-        # one shared key head with a norm, and a per-head weight from the hidden state.
-        dim = attention.indexer_head_dim
-        tensors += [
-            Tensors(component, attention.q_lora_rank, attention.indexer_heads * dim, layers),
-            Tensors(component, hidden, dim, layers),
-            Tensors(component, dim, 1, 2 * layers),  # k_norm weight and bias
-            Tensors(component, hidden, attention.indexer_heads, layers),
-        ]
-    return tensors
-
-
-def _linear(arch: Architecture, linear: LinearAttention) -> list[Tensors]:
-    hidden, layers = arch.hidden_size, linear.layers
-    key_dim, value_dim = linear.key_dim, linear.value_dim
-    if linear.kind == "gated_deltanet":
-        # NOTE: Qwen3-Next Gated DeltaNet (modeling_qwen3_next.py): fused q, k, v, z projection,
-        # b and a gates per value head, a short causal convolution over q, k, v.
-        heads = linear.key_heads
-        return [
-            Tensors("attention", hidden, 2 * key_dim + 2 * value_dim, layers, heads),
-            Tensors("attention", hidden, 2 * linear.value_heads, layers, heads),
-            Tensors("attention", 2 * key_dim + value_dim, linear.conv_kernel, layers, heads),
-            Tensors("attention", linear.value_heads, 1, 2 * layers),  # dt_bias, A_log
-            Tensors("attention", linear.value_head_dim, 1, layers),  # gated norm
-            Tensors("attention", value_dim, hidden, layers, heads),
-        ]
-    # NOTE: Kimi Delta Attention (Kimi Linear, modeling_kimi_linear.py): q, k, v projections with
-    # short convolutions, a full-rank output gate, a low-rank forget gate (rank = head_dim), a beta
-    # gate per head, and per-head A_log and per-channel dt_bias.
-    heads = linear.key_heads
-    return [
-        Tensors("attention", hidden, key_dim, 2 * layers, heads),  # q, k
-        Tensors("attention", hidden, value_dim, 2 * layers, heads),  # v, output gate
-        Tensors("attention", 2 * key_dim + value_dim, linear.conv_kernel, layers, heads),
-        Tensors("attention", hidden, linear.key_head_dim, layers),  # forget gate, down
-        Tensors("attention", linear.key_head_dim, key_dim, layers, heads),  # forget gate, up
-        Tensors("attention", hidden, linear.value_heads, layers, heads),  # beta
-        Tensors("attention", linear.key_heads, 1, layers),  # A_log
-        Tensors("attention", key_dim, 1, layers),  # dt_bias
-        Tensors("attention", linear.value_head_dim, 1, layers),  # output norm
-        Tensors("attention", value_dim, hidden, layers, heads),  # o
-    ]
-
-
 def _attention(arch: Architecture, layers: int, component: str) -> list[Tensors]:
-    build = _mla if arch.attention.kind == "mla" else _gqa
-    return build(arch, arch.attention, layers, component)
+    return _of_layers(attention_tensors(arch), layers, component)
+
+
+def _of_layers(layer: list[LayerTensor], layers: int, component: str) -> list[Tensors]:
+    """One layer's tensors (layer_kinds.py) over `layers` layers."""
+    return [Tensors(component, t.row, t.rows, len(t.names) * layers, t.shards) for t in layer]
 
 
 def _moe_layer(model: Model, layers: int, component: str | None = None) -> list[Tensors]:
@@ -173,7 +80,7 @@ def tensors(model: Model) -> list[Tensors]:
     result = [Tensors("embeddings", arch.vocab_size, hidden, 1, arch.vocab_size)]  # vocab-parallel
     result += _attention(arch, arch.attention_layers, "attention")
     if arch.linear_attention:
-        result += _linear(arch, arch.linear_attention)
+        result += _of_layers(linear_attention_tensors(arch), arch.linear_attention.layers, "attention")
     if arch.dense_mlp_layers:
         result.append(Tensors("dense_mlp", hidden, arch.intermediate_size, 3 * arch.dense_mlp_layers, arch.intermediate_size))
     if arch.moe is not None:
