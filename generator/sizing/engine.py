@@ -103,6 +103,8 @@ class Engine:
     # (model, gpu, split, request, tokens) -> the KV bytes one sequence of that many tokens takes
     sequence_kv_bytes: Callable | None = None
     pads_mxfp4: bool = False  # loads MXFP4 experts padded for its kernels (engine_vllm.vllm_mxfp4_padding)
+    # the accounting planner.js runs for it: an engine's key (its own unless it shares another's)
+    browser_accounting: str | None = None
     # (total memory, tensor-parallel size, the fraction asked) -> the fraction a remedy tries
     fitting_fraction: Callable[[int, int, Fraction], Fraction] | None = None
 
@@ -112,7 +114,8 @@ class Engine:
             "name": self.name, "version": self.version, "context_flag": self.context_flag,
             "command": self.command.as_data() if self.command else None,
             "memory_fraction_flag": self.memory_fraction_flag, "kv_cache_dtype_flag": self.kv_cache_dtype_flag,
-            "fp8_kv_value": self.fp8_kv_value,
+            "fp8_kv_value": self.fp8_kv_value, "pads_mxfp4": self.pads_mxfp4,
+            "accounting": self.browser_accounting or self.key,
         }
 
 

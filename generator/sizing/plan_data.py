@@ -150,9 +150,8 @@ def gpu_tables(gpu: Gpu) -> dict:
 
 
 def shared_tables(gpus: tuple[Gpu, ...]) -> dict:
-    engines = {key: dict(engine.as_data(), pads_mxfp4=engine.pads_mxfp4) for key, engine in SERVING_ENGINES.items()}
     return {
-        "engines": engines,
+        "engines": {key: engine.as_data() for key, engine in SERVING_ENGINES.items()},
         "max_memory_fraction": _fraction(MAX_MEMORY_FRACTION),
         "vllm": {
             "utilization": _fraction(VLLM_UTILIZATION), "block_size": VLLM_BLOCK_SIZE,

@@ -137,7 +137,8 @@
       maxContext: reason === null || reason === REASONS[3] ? Number(minBig(kvTokens, B(window))) : 0 };
   }
 
-  // Per engine: the accounting, one sequence's KV bytes (the chart), and the share a remedy tries (at most 0.95).
+  // Per accounting (an engine record's `accounting`): the memory it leaves for the KV cache, one
+  // sequence's KV bytes (the chart), and the share a remedy tries (at most 0.95).
   var ENGINES = {
     vllm: { account: vllmAccounting, sequenceKv: function (p, shared, tokens) { return vllmLayout(p, shared).neededBytes(B(tokens)); },
       fitting: function (shared, p) {  // what is free once CUDA is up, in hundredths
@@ -165,7 +166,7 @@
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
     p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split);
-    Object.assign(p, ENGINES[request.engine].account(p, shared, p.weights, context, Math.max(context, model.window)));
+    Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, Math.max(context, model.window)));
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second) {
       var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[request.kvDtype], context);
@@ -186,7 +187,7 @@
   function planThatStarts(model, shared, gpu, count, request, shorter) {
     var asked = plan(model, shared, gpu, count, request), tried = [asked];
     if (asked.starts) return asked;
-    var fitting = fracMin(fracOf(shared.max_memory_fraction), ENGINES[request.engine].fitting(shared, asked)), options = [];
+    var fitting = fracMin(fracOf(shared.max_memory_fraction), ENGINES[asked.record.accounting].fitting(shared, asked)), options = [];
     var differs = asked.memoryFraction[0] !== fitting[0] || asked.memoryFraction[1] !== fitting[1];
     if (differs) options.push({ memoryFraction: fitting });
     if (request.kvDtype !== "fp8") options.push({ kvDtype: "fp8" }, differs ? { memoryFraction: fitting, kvDtype: "fp8" } : null);
@@ -221,7 +222,7 @@
 
   // planner.py memory_at(): one GPU's weights, engine memory and KV cache for the chart.
   function memoryAt(p, shared, tokens, users) {
-    var kv = ENGINES[p.request.engine].sequenceKv(p, shared, tokens);
+    var kv = ENGINES[p.record.accounting].sequenceKv(p, shared, tokens);
     return { weights: Number(p.weights), runtime: Number(sum(Object.values(p.nonKv))), kv: Number(kv * B(users)) };
   }
 
