@@ -54,6 +54,16 @@ def test_the_languages_record_imports_nothing_of_the_project():
     assert not {name for name in imports(GENERATOR / "languages.py") if name.startswith("generator")}
 
 
+def test_every_test_file_the_code_cites_exists():
+    """A comment that sends a reader to `tests/...` sends them to a file that is there."""
+    import re
+
+    root = GENERATOR.parent
+    sources = [*GENERATOR.rglob("*.py"), *(root / "site_templates").rglob("*.js")]
+    cited = {match for path in sources for match in re.findall(r"tests/[\w/]+\.(?:py|yaml|md)", path.read_text(encoding="utf-8"))}
+    assert cited and sorted(path for path in cited if not (root / path).is_file()) == []
+
+
 def test_sizing_is_pure_math():
     for path in modules("sizing"):
         roots = {name.split(".")[0] for name in imports(path)}

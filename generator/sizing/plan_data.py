@@ -7,7 +7,7 @@ bytes a token reads of speed.py, llama.cpp's layers of llama_cpp.py), for every 
 format, KV type and batch tier the calculator offers. planner.js reads these tables and does only
 what depends on the reader's inputs (context, users, memory share, GPU count): pipeline stages,
 block layout, subtraction, the searches and the remedies, as planner.py does with the same values.
-tests/test_calculator.py holds the two to the same figures.
+tests/test_planner_js.py holds the two to the same figures.
 """
 
 from __future__ import annotations
