@@ -13,10 +13,10 @@ from decimal import Decimal
 import pytest
 
 from generator.catalog.records import Gpu
-from generator.cli.plan_output import llama_cpp_json, plan_json
+from generator.cli.plan_output import answer_json, llama_cpp_json
 from generator.sizing.fit import fit_row
 from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
-from generator.sizing.planner import PlanRequest, plan_that_starts
+from generator.sizing.planner import PlanRequest, answer
 from generator.site.render import Renderer
 
 # ---- the pages, as a reader uses them (the fixture catalog's site) -------------------------------
@@ -40,7 +40,7 @@ def test_the_calculator_answers_the_question_in_the_address(page, server, fixtur
     query = "?gpu=h100-sxm&count=2&context=32768&users=8&engine=sglang&kv-dtype=fp8&precision=fp8"
     open_calculator(page, server, lang, "llama-3-1-8b-instruct", query)
     model, gpu = model_and_gpu(fixture_catalog, "llama-3-1-8b-instruct", "h100-sxm")
-    expected = plan_json(plan_that_starts(model, gpu, 2, PlanRequest(
+    expected = answer_json(answer(model, gpu, 2, PlanRequest(
         engine="sglang", context=32768, users=8, kv_dtype="fp8", precision="fp8")))
     shown = outputs(page)
     for field in ("weights_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_context", "max_users"):
@@ -49,6 +49,33 @@ def test_the_calculator_answers_the_question_in_the_address(page, server, fixtur
     assert float(shown["price_per_hour"]) == expected["price_per_hour"]
     assert page.locator("#calculator [data-out='command']").inner_text() == expected["command"]
     assert page.url.endswith(query)
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang, sentence", [
+    ("en", "As asked, it does not start ({reason}); with {changes} it does."),
+    ("pt", "Como pedido, não inicia ({reason}); com {changes}, inicia."),
+])
+def test_the_figures_are_for_the_flags_asked_and_the_remedy_is_said_beside_them(page, server, fixture_catalog, lang, sentence):
+    """Llama-3.1-8B at its full 131,072 tokens on one RTX 4090: with vLLM's defaults the KV cache
+    cannot hold the context; the table says so, the note names the flags that start it, and the
+    command printed is the one that starts."""
+    query = "?gpu=rtx-4090&count=1&context=131072&users=1&engine=vllm&kv-dtype=auto&precision=native"
+    open_calculator(page, server, lang, "llama-3-1-8b-instruct", query)
+    model, gpu = model_and_gpu(fixture_catalog, "llama-3-1-8b-instruct", "rtx-4090")
+    expected = answer_json(answer(model, gpu, 1, PlanRequest(context=131072)))
+    assert expected["starts"] is False and expected["remedy"]["starts"]
+    shown = outputs(page)
+    assert shown["starts"] == "false"
+    for field in ("weights_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_context", "max_users"):
+        assert int(shown[field]) == expected[field], field
+    # what does not start shows no speed or price as if it ran
+    assert page.locator("#calculator [data-out='decode_tokens_per_second']").inner_text() == "–"
+    assert page.locator("#calculator [data-out='price_per_hour']").inner_text() == "–"
+    assert page.locator("#calculator [data-out='command']").inner_text() == expected["remedy"]["command"]
+    reasons = page.evaluate("() => JSON.parse(document.querySelector('[data-vram-text]').textContent)")
+    why = page.locator("#calculator [data-out='why']").inner_text()
+    assert why == sentence.format(reason=reasons[expected["reason"]], changes=", ".join(expected["remedy"]["changes"]))
     assert page.problems == []
 
 
@@ -63,7 +90,7 @@ def test_inputs_change_the_figures_and_the_address(page, server, fixture_catalog
     page.select_option("#calculator select[name=precision]", "bf16")
     model = next(m for m in fixture_catalog.models if m.slug == "llama-3-1-8b-instruct")
     gpu = next(g for g in fixture_catalog.gpus if g.slug == "h100-sxm")
-    expected = plan_json(plan_that_starts(model, gpu, 1, PlanRequest(context=8192, users=4, precision="bf16")))
+    expected = answer_json(answer(model, gpu, 1, PlanRequest(context=8192, users=4, precision="bf16")))
     shown = outputs(page)
     assert int(shown["weights_bytes_per_gpu"]) == expected["weights_bytes_per_gpu"]
     assert int(shown["max_users"]) == expected["max_users"]
@@ -161,7 +188,7 @@ def test_my_own_gpu_is_planned_from_the_memory_and_bandwidth_typed_in(page, serv
     card = Gpu(slug="custom", name="My GPU", vendor="NVIDIA", memory_bytes=24 * 10**9, machine_shapes=(1, 2, 4, 8),
                bandwidth_bytes_per_second=1008 * 10**9)
     model = next(m for m in fixture_catalog.models if m.slug == "mistral-7b-v0-1")
-    expected = plan_json(plan_that_starts(model, card, 1, PlanRequest(context=16384)))
+    expected = answer_json(answer(model, card, 1, PlanRequest(context=16384)))
     shown = outputs(page)
     for field in ("weights_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_context", "max_users"):
         assert int(shown[field]) == expected[field], field

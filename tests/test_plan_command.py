@@ -25,15 +25,46 @@ def test_gpt_oss_120b_on_one_h100_needs_flags_to_start(capsys):
     assert (answer["engine"], answer["engine_version"], answer["tp"], answer["count"]) == ("vllm", "0.33.0", 1, 1)
     # loaded as 64.55 GiB (the logs: 64.38 to 65.97), not the 60.77 GiB of the files
     assert 64.0 * 2**30 < answer["weights_bytes_per_gpu"] < 65.0 * 2**30
-    assert answer["starts"] and answer["changes"] == ["--gpu-memory-utilization 0.95", "--kv-cache-dtype fp8"]
-    assert answer["command"].endswith("--max-model-len 131072 \\\n  --gpu-memory-utilization 0.95 \\\n  --kv-cache-dtype fp8")
+    # as asked (the defaults: 0.9, a 16-bit KV cache), vLLM does not start: the figures say so
+    assert (answer["starts"], answer["reason"], answer["memory_fraction"], answer["kv_dtype"]) == (False, "no_kv_memory", 0.9, "auto")
+    assert (answer["kv_tokens"], answer["max_users"]) == (0, 0)
+    assert answer["command"].endswith("--max-model-len 131072")
+    # the remedy beside it: the flags that make it start, and that plan's figures
+    remedy = answer["remedy"]
+    assert remedy["starts"] and remedy["changes"] == ["--gpu-memory-utilization 0.95", "--kv-cache-dtype fp8"]
+    assert (remedy["memory_fraction"], remedy["kv_dtype"], remedy["kv_tokens"], remedy["max_users"]) == (0.95, "fp8", 134_013, 1)
+    assert remedy["command"].endswith("--max-model-len 131072 \\\n  --gpu-memory-utilization 0.95 \\\n  --kv-cache-dtype fp8")
+
+
+def test_the_flags_asked_are_the_figures_answered(capsys):
+    """Explicit flags are reported at the top level, whatever the remedy changes (issue 2/8)."""
+    answer = plan_json(capsys, "openai/gpt-oss-120b", "--gpu", "h100-sxm", "--count", "1", "--context", "131072",
+                       "--gpu-memory-utilization", "0.9")
+    assert (answer["starts"], answer["memory_fraction"], answer["kv_dtype"], answer["context"]) == (False, 0.9, "auto", 131_072)
+    assert answer["available_kv_bytes_per_gpu"] == 0 and answer["short_bytes_per_gpu"] > 0
+    assert answer["command"].endswith("--gpu-memory-utilization 0.9")
+    assert answer["remedy"]["memory_fraction"] == 0.95
+    # a plan that starts as asked has no remedy
+    fits = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192")
+    assert fits["starts"] and fits["remedy"] is None and "changes" not in fits
 
 
 def test_when_no_flag_is_enough_the_context_gets_shorter(capsys):
     # Qwen3-32B's 61 GiB of weights leave one H100 too little for 131,072 tokens even at 0.95 and FP8
     answer = plan_json(capsys, "qwen3-32b", "--gpu", "h100-sxm")
-    assert answer["starts"] and 32768 < answer["context"] < 131072 and answer["context"] == answer["max_context"]
-    assert answer["changes"] == ["--gpu-memory-utilization 0.95", "--kv-cache-dtype fp8", f"--max-model-len {answer['context']}"]
+    assert not answer["starts"] and answer["context"] == 131_072 and answer["reason"] == "context_does_not_fit"
+    remedy = answer["remedy"]
+    assert remedy["starts"] and 32768 < remedy["context"] < 131072 and remedy["context"] == remedy["max_context"]
+    assert remedy["changes"] == ["--gpu-memory-utilization 0.95", "--kv-cache-dtype fp8", f"--max-model-len {remedy['context']}"]
+
+
+def test_the_table_shows_the_flags_asked_then_the_ones_that_start(capsys):
+    assert main(["plan", "openai/gpt-oss-120b", "--gpu", "h100-sxm"]) == 0
+    text = capsys.readouterr().out
+    asked, remedy = text.split("With --gpu-memory-utilization 0.95, --kv-cache-dtype fp8 it starts:")
+    assert "starts                  no: the weights load" in asked and "# does not start as printed" in asked
+    assert "decode (upper bound)" not in asked and "price" not in asked  # no speed or price for what does not run
+    assert "starts                  yes" in remedy and "--kv-cache-dtype fp8" in remedy.splitlines()[-1]
 
 
 def test_two_gpus_split_the_model_and_sglang_answers_too(capsys):

@@ -18,12 +18,12 @@ from fractions import Fraction
 import pytest
 
 from generator.catalog.records import Gpu
-from generator.cli.plan_output import llama_cpp_json, plan_json
+from generator.cli.plan_output import answer_json, llama_cpp_json, plan_json
 from generator.sizing.fit import fit_row
 from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
 from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
 from generator.sizing.plan_data import CUSTOM_SHAPES, largest_machine, model_tables, shared_tables
-from generator.sizing.planner import PlanRequest, memory_at, plan, plan_that_starts
+from generator.sizing.planner import PlanRequest, answer, memory_at, plan, plan_that_starts
 from tests.conftest import ROOT
 
 PLANNER_JS = ROOT / "site_templates" / "overrides" / "assets" / "javascripts" / "planner.js"
@@ -135,31 +135,48 @@ def differences(expected: dict, got: dict) -> list[str]:
     return found
 
 
+def answer_differences(expected: dict, got: dict) -> list[str]:
+    """differences() of `plan --json`'s answer: the plan for the flags asked, then its remedy."""
+    problems = differences({key: value for key, value in expected.items() if key != "remedy"}, got)
+    if (expected["remedy"] is None) != (got["remedy"] is None):
+        problems.append(f"remedy: {expected['remedy']!r} != {got['remedy']!r}")
+    elif expected["remedy"] is not None:
+        problems += [f"remedy {problem}" for problem in differences(expected["remedy"], got["remedy"])]
+    return problems
+
+
 def test_the_javascript_planner_gives_the_figures_of_plan_on_1000_questions(catalog, run_js):
     asked = questions(catalog, 1000)
     assert {q["model"].slug for q in asked} == {m.slug for m in catalog.models}
     assert {q["gpu"].slug for q in asked} >= {g.slug for g in catalog.gpus} | {"custom"}
-    got = ask(run_js, catalog, asked, "return P.planJson(P.planThatStarts(data.models[q.model], data.shared, gpu, q.count, r));")
+    got = ask(run_js, catalog, asked, "return P.answerJson(P.answer(data.models[q.model], data.shared, gpu, q.count, r));")
     wrong = []
-    for question, answer in zip(asked, got):
-        expected = plan_json(plan_that_starts(question["model"], question["gpu"], question["count"], request_of(question)))
-        problems = differences(expected, answer)
+    for question, reply in zip(asked, got):
+        expected = answer_json(answer(question["model"], question["gpu"], question["count"], request_of(question)))
+        problems = answer_differences(expected, reply)
         if problems:
             wrong.append(f"{js_question(question)}: {problems[:3]}")
     assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
-    # the questions reach every branch: plans that start, that needed changes, that do not start,
-    # pipeline stages, several machines
-    assert {a["starts"] for a in got} == {True, False}
-    assert any(a["changes"] for a in got) and {a["engine"] for a in got} == {"vllm", "sglang"}
-    refusals = {a["reason"] for a in got if not a["starts"]} | {a["refused"] for a in got if a["refused"]}
-    assert refusals >= {"memory_in_use", "weights_do_not_fit", "context_does_not_fit"}
+    # the questions reach every branch: plans that start as asked, that start with a remedy (flags,
+    # a shorter context), that do not start at all; pipeline stages, several machines
+    assert {a["starts"] for a in got} == {True, False} and {a["engine"] for a in got} == {"vllm", "sglang"}
+    remedies = [a["remedy"] for a in got if a["remedy"]]
+    assert remedies and all(r["starts"] and r["changes"] for r in remedies)
+    assert any(not a["starts"] and a["remedy"] is None for a in got)
+    assert any(r["context"] < a["context"] for a, r in ((a, a["remedy"]) for a in got if a["remedy"]))
+    assert {a["reason"] for a in got if not a["starts"]} >= {"memory_in_use", "weights_do_not_fit", "context_does_not_fit"}
     assert any(a["pp"] > 1 for a in got) and any(a["machines"] > 1 for a in got)
 
 
 def test_a_few_questions_match_the_plan_command_itself(catalog, run_js):
-    asked = [q for q in questions(catalog, 40, seed=11) if not q["custom"]][:4]
-    got = ask(run_js, catalog, asked, "return P.planJson(P.planThatStarts(data.models[q.model], data.shared, gpu, q.count, r));")
-    for question, answer in zip(asked, got):
+    model = next(m for m in catalog.models if m.slug == "gpt-oss-120b")
+    gpu = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    # gpt-oss-120b on one H100 at its full context: it needs flags to start (a remedy)
+    needs_flags = {"model": model, "gpu": gpu, "custom": None, "count": 1, "engine": "vllm", "context": None, "users": 1,
+                   "kv_dtype": "auto", "precision": "native", "fraction": "0.9"}
+    asked = [needs_flags, *[q for q in questions(catalog, 40, seed=11) if not q["custom"]][:3]]
+    got = ask(run_js, catalog, asked, "return P.answerJson(P.answer(data.models[q.model], data.shared, gpu, q.count, r));")
+    for question, reply in zip(asked, got):
         command = [sys.executable, "-m", "generator", "plan", question["model"].slug, "--gpu", question["gpu"].slug,
                    "--count", str(question["count"]), "--engine", question["engine"], "--users", str(question["users"]),
                    "--kv-dtype", question["kv_dtype"], "--json",
@@ -171,17 +188,19 @@ def test_a_few_questions_match_the_plan_command_itself(catalog, run_js):
             command += [flag, question["fraction"]]
         printed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert printed.returncode == 0, printed.stderr
-        assert differences(json.loads(printed.stdout), answer) == []
+        assert answer_differences(json.loads(printed.stdout), reply) == []
+    assert got[0]["starts"] is False and got[0]["memory_fraction"] == 0.9 and got[0]["remedy"]["starts"]
 
 
 def test_the_fit_rows_of_the_javascript_are_the_python_ones(catalog, run_js):
     asked = [dict(q, precision="native", fraction=None) for q in questions(catalog, 200, seed=3)]
     got = ask(run_js, catalog, asked, """const row = P.fitRow(data.models[q.model], data.shared, gpu, q.count, r);
-        return {fits: row.fits, plan: P.planJson(row.plan)};""")
-    for question, answer in zip(asked, got):
+        return {fits: row.fits, plan: P.planJson(row.plan), changes: row.plan.changes.map(f => f.join(" "))};""")
+    for question, reply in zip(asked, got):
         row = fit_row(question["model"], question["gpu"], question["count"], request_of(question))
-        assert answer["fits"] == row.fits, js_question(question)
-        assert differences(plan_json(row.plan), answer["plan"]) == [], js_question(question)
+        assert reply["fits"] == row.fits, js_question(question)
+        assert differences(plan_json(row.plan), reply["plan"]) == [], js_question(question)
+        assert reply["changes"] == [" ".join(flag) for flag in row.plan.changes], js_question(question)
     assert {a["fits"] for a in got} == {True, False}
 
 
@@ -206,8 +225,8 @@ def test_the_typed_in_gpu_takes_every_engine_tier(catalog, run_js):
               "engine": engine, "context": 4096, "users": 1, "kv_dtype": "auto", "precision": "native", "fraction": None}
              for gb in (12, 24, 40, 64, 75, 100, 171, 200) for engine in ("vllm", "sglang") for count in (1, 4)]
     got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
-    for question, answer in zip(asked, got):
-        assert differences(plan_json(plan(model, question["gpu"], question["count"], request_of(question))), answer) == []
+    for question, reply in zip(asked, got):
+        assert differences(plan_json(plan(model, question["gpu"], question["count"], request_of(question))), reply) == []
     assert len({a["memory_fraction"] for a in got if a["engine"] == "sglang"}) >= 6
     # vLLM's three batch tiers: 2,048 / 8,192 / 16,384 tokens (below 70 GiB, from 70 GiB, from 160 GiB)
     tiers = run_js("return P.customGpu(data.shared, q, null).vllm_batch_tier;",
@@ -243,9 +262,9 @@ def test_the_javascript_llama_cpp_plan_gives_the_figures_of_plan(catalog, run_js
     got = run_js("""return P.llamaCppPlan(data.models[q.model], data.shared,
         data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request);""", data)
     wrong = []
-    for question, answer in zip(asked, got):
+    for question, reply in zip(asked, got):
         expected = llama_cpp_json(llama_cpp_plan(question["model"], question["gpu"], question["count"], question["request"]))
-        problems = differences(expected, answer)
+        problems = differences(expected, reply)
         if problems:
             wrong.append(f"{question['model'].slug} {question['request']}: {problems[:3]}")
     assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])

@@ -19,11 +19,11 @@ from generator.languages import LANGUAGES
 from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
-from generator.cli.plan_output import llama_cpp_json, llama_cpp_text, plan_json, plan_text
+from generator.cli.plan_output import answer_json, answer_text, llama_cpp_json, llama_cpp_text
 from generator.sizing.engine import KV_DTYPES
 from generator.sizing.engine_vllm import VLLM_UTILIZATION
 from generator.sizing.engines import ENGINES
-from generator.sizing.planner import PlanRequest, plan_that_starts
+from generator.sizing.planner import PlanRequest, answer
 from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
@@ -302,8 +302,8 @@ def _plan(catalog, args) -> int:
     request = PlanRequest(engine=args.engine, context=args.context, users=args.users,
                           memory_fraction=args.memory_fraction, kv_dtype=args.kv_dtype,
                           precision=PRECISIONS[args.precision])
-    result = plan_that_starts(model, gpu, args.count, request)
-    print(json.dumps(plan_json(result), indent=2) if args.json else plan_text(result))
+    result = answer(model, gpu, args.count, request)
+    print(json.dumps(answer_json(result), indent=2) if args.json else answer_text(result))
     return 0
 
 

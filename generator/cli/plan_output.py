@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.sizing.engine import CONTEXT_DOES_NOT_FIT, GIB, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
-from generator.sizing.planner import Plan
+from generator.sizing.planner import Answer, Plan
 
 REASONS = {
     MEMORY_IN_USE: "the memory fraction asks for more than is free once CUDA and NCCL are up",
@@ -45,10 +45,16 @@ def plan_json(plan: Plan) -> dict:
         "users_fit": plan.users_fit,
         "decode_tokens_per_second": plan.decode_tokens_per_second,
         "price_per_hour": None if plan.price_per_hour is None else float(plan.price_per_hour),
-        "changes": [" ".join(flag) for flag in plan.changes],
-        "refused": plan.refused,  # why the flags asked for did not start, when changes were needed
         "command": plan.command,
     }
+
+
+def answer_json(result: Answer) -> dict:
+    """The plan for the flags asked; `remedy`: the flags that make it start (`changes`) and that
+    plan's figures, or null (it starts as asked, or no change of flags or context starts it)."""
+    remedy = result.remedy
+    return dict(plan_json(result.asked), remedy=None if remedy is None else
+                dict(plan_json(remedy), changes=[" ".join(flag) for flag in remedy.changes]))
 
 
 def _gib(byte_count: int) -> str:
@@ -84,15 +90,22 @@ def plan_text(plan: Plan) -> str:
         lines.append(f"  starts                  no: {REASONS[plan.reason]}")
     if plan.max_context:
         lines.append(f"  longest context         {plan.max_context:,} tokens")
-    if plan.decode_tokens_per_second is not None:
+    if plan.starts and plan.decode_tokens_per_second is not None:
         lines.append(f"  decode (upper bound)    {plan.decode_tokens_per_second:,.1f} tokens/s per sequence")
-    if plan.price_per_hour is not None:
+    if plan.starts and plan.price_per_hour is not None:
         lines.append(f"  price                   ${plan.price_per_hour:,.2f}/hour")
-    if plan.changes:
-        lines += ["", f"  as asked it does not start: {REASONS[plan.refused]}",
-                  f"  changed so that it starts: {', '.join(' '.join(flag) for flag in plan.changes)}"]
-    lines += ["", plan.command]
+    lines += ["", plan.command if plan.starts else f"# does not start as printed\n{plan.command}"]
     return "\n".join(lines)
+
+
+def answer_text(result: Answer) -> str:
+    """The plan for the flags asked; below it, when it does not start, the one with the flags that do."""
+    text = plan_text(result.asked)
+    remedy = result.remedy
+    if remedy is None:
+        return text
+    flags = ", ".join(" ".join(flag) for flag in remedy.changes)
+    return f"{text}\n\nWith {flags} it starts:\n\n{plan_text(remedy)}"
 
 
 def llama_cpp_json(plan: LlamaCppPlan) -> dict:

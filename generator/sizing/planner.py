@@ -25,8 +25,8 @@ from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
 from generator.sizing.speed import kv_read_cache, weights_read_bytes
 
-__all__ = ["CONTEXT_DOES_NOT_FIT", "MEMORY_IN_USE", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Plan", "PlanRequest",
-           "plan", "plan_that_starts", "plan_setup", "memory_at"]
+__all__ = ["CONTEXT_DOES_NOT_FIT", "MEMORY_IN_USE", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
+           "answer", "plan", "plan_that_starts", "plan_setup", "memory_at"]
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,23 @@ def plan_that_starts(model: Model, gpu: Gpu, count: int, request: PlanRequest = 
         return asked
     result = plan(model, gpu, count, replace(best.request, context=best.max_context))
     return replace(result, changes=_changed_flags(asked, result), refused=asked.reason)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What `plan` answers: the plan for the flags asked, and, when it does not start, the remedy
+    (the plan with the flags that make it start, `changes` naming them), if any."""
+
+    asked: Plan
+    remedy: Plan | None
+
+
+def answer(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest()) -> Answer:
+    asked = plan(model, gpu, count, request)
+    if asked.starts:
+        return Answer(asked, None)
+    remedy = plan_that_starts(model, gpu, count, request)
+    return Answer(asked, remedy if remedy.changes else None)
 
 
 def _changed_flags(asked: Plan, result: Plan) -> tuple[tuple[str, str], ...]:

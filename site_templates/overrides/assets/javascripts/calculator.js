@@ -254,8 +254,9 @@
           writeAddress(form, names);
           return;
         }
-        var plan = P.planThatStarts(model, shared, asked.gpu, asked.count, asked.request);
-        var out = P.planJson(plan);
+        // the figures are for the flags asked; a remedy (flags that make it start) is said beside them
+        var result = P.answer(model, shared, asked.gpu, asked.count, asked.request), plan = result.asked;
+        var out = P.answerJson(result), ran = out.starts ? out : null;
         setOut(root, "starts", out.starts ? text.yes : text.no, out.starts);
         setOut(root, "weights_bytes_per_gpu", fill(text.gb, { value: format.gb(out.weights_bytes_per_gpu) }), out.weights_bytes_per_gpu);
         setOut(root, "available_kv_bytes_per_gpu", fill(text.gb, { value: format.gb(out.available_kv_bytes_per_gpu) }), out.available_kv_bytes_per_gpu);
@@ -263,13 +264,15 @@
         setOut(root, "max_concurrency", format.concurrency(out.max_concurrency), out.max_concurrency);
         setOut(root, "max_context", format.number(out.max_context), out.max_context);
         setOut(root, "max_users", format.number(out.max_users), out.max_users);
-        setOut(root, "decode_tokens_per_second", out.decode_tokens_per_second === null ? text.not_published
-          : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), out.decode_tokens_per_second);
-        setOut(root, "price_per_hour", out.price_per_hour === null ? text.no_price
-          : fill(text.per_hour, { value: format.money(out.price_per_hour) }), out.price_per_hour);
-        setOut(root, "command", out.command, out.starts);
+        // a plan that does not start has no speed or price to show
+        setOut(root, "decode_tokens_per_second", !ran ? "–" : out.decode_tokens_per_second === null ? text.not_published
+          : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), ran && out.decode_tokens_per_second);
+        setOut(root, "price_per_hour", !ran ? "–" : out.price_per_hour === null ? text.no_price
+          : fill(text.per_hour, { value: format.money(out.price_per_hour) }), ran && out.price_per_hour);
+        // the command printed is one that starts: the remedy's, when the flags asked do not
+        setOut(root, "command", out.remedy ? out.remedy.command : out.command, out.remedy ? true : out.starts);
         var lines = [];
-        if (out.changes.length) lines.push(fill(text.changed, { reason: text[out.refused], changes: out.changes.join(", ") }));
+        if (out.remedy) lines.push(fill(text.changed, { reason: text[out.reason], changes: out.remedy.changes.join(", ") }));
         else if (!out.starts) lines.push(fill(text.does_not_start, { reason: text[out.reason] }));
         else if (!out.users_fit) lines.push(fill(text.too_few_users, { users: format.number(out.max_users) }));
         why.textContent = lines.join(" ");

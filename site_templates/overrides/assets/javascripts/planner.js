@@ -203,6 +203,12 @@
     return Object.assign(cut, { changes: changedFlags(asked, cut), refused: asked.reason });
   }
 
+  // answer(): the plan for the flags asked, and the remedy when it does not start (null: none).
+  function answer(model, shared, gpu, count, request) {
+    var asked = plan(model, shared, gpu, count, request), remedy = asked.starts ? null : planThatStarts(model, shared, gpu, count, request);
+    return { asked: asked, remedy: remedy && remedy.changes.length ? remedy : null };
+  }
+
   // fit.py fit_row(): the largest format whose plan starts at the context and holds the users.
   function fitRow(model, shared, gpu, count, request) {
     for (var i = 0, result = null; i < model.precision_order.length; i++) {
@@ -240,8 +246,13 @@
       kv_tokens: p.kvTokens, max_concurrency: Math.round(p.maxConcurrency * 10000) / 10000, starts: p.starts, reason: p.reason,
       max_context: p.maxContext, max_users: p.maxUsers, users_fit: p.starts && p.maxUsers >= p.request.users,
       decode_tokens_per_second: p.decodeTokensPerSecond, price_per_hour: p.pricePerHour,
-      changes: p.changes.map(function (f) { return f.join(" "); }), refused: p.refused, command: serveCommand(p.record, values, p.flags),
+      command: serveCommand(p.record, values, p.flags),
     };
+  }
+  // plan_output.py answer_json()
+  function answerJson(a) {
+    var remedy = a.remedy && Object.assign(planJson(a.remedy), { changes: a.remedy.changes.map(function (f) { return f.join(" "); }) });
+    return Object.assign(planJson(a.asked), { remedy: remedy });
   }
 
   // ---- llama.cpp (llama_cpp.py) ---------------------------------------------------------------
@@ -304,7 +315,7 @@
   }
 
   var api = {
-    plan: plan, planThatStarts: planThatStarts, planJson: planJson, parseFraction: parseFraction, fitRow: fitRow,
+    plan: plan, planThatStarts: planThatStarts, planJson: planJson, answer: answer, answerJson: answerJson, parseFraction: parseFraction, fitRow: fitRow,
     customGpu: customGpu, memoryAt: memoryAt, fracFloat: fracFloat, llamaCppPlan: llamaCppPlan, REASONS: REASONS,
   };
   if (typeof module === "object" && module.exports) module.exports = api;
