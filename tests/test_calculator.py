@@ -79,6 +79,33 @@ def test_the_figures_are_for_the_flags_asked_and_the_remedy_is_said_beside_them(
     assert page.problems == []
 
 
+@pytest.mark.parametrize("lang, sentence", [
+    ("en", "As asked, it does not start (its context window is 32,768 tokens); with --max-model-len 32768 it does."),
+    ("pt", "Como pedido, não inicia (a janela de contexto dele é de 32.768 tokens); com --max-model-len 32768, inicia."),
+])
+def test_a_context_past_the_window_says_the_window_and_plans_it(page, server, fixture_catalog, lang, sentence):
+    """Mistral-7B v0.1's window is 32,768 tokens: asked for 65,536 it does not start, and the command
+    printed is the one at its window."""
+    open_calculator(page, server, lang, "mistral-7b-v0-1", "?gpu=h100-sxm&count=1&context=65536&users=1")
+    assert outputs(page)["starts"] == "false"
+    assert page.locator("#calculator [data-out='why']").inner_text() == sentence
+    assert "--max-model-len 32768" in page.locator("#calculator [data-out='command']").inner_text()
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang, verdict", [("en", "no: its context window is 32,768 tokens"),
+                                           ("pt", "não: a janela de contexto dele é de 32.768 tokens")])
+def test_the_fit_page_marks_the_models_whose_window_is_shorter_than_the_context(page, server, lang, verdict):
+    page.goto(f"{server}{lang}/fit.html?gpu=h100-sxm&count=8&context=65536&users=1")
+    page.wait_for_function("document.querySelector('[data-vram-fit] form') && !document.querySelector('[data-vram-fit] form').hidden")
+    row = page.locator("tr[data-model='mistral-7b-v0-1']")
+    assert row.get_attribute("data-fits") == "false"
+    assert row.locator("[data-out='fits']").inner_text() == verdict
+    # a model whose window holds the context is planned as before
+    assert page.locator("tr[data-model='llama-3-1-8b-instruct']").get_attribute("data-fits") == "true"
+    assert page.problems == []
+
+
 @pytest.mark.parametrize("lang", ["pt", "en"])
 def test_inputs_change_the_figures_and_the_address(page, server, fixture_catalog, lang):
     page.goto(f"{server}{lang}/models/llama-3-1-8b-instruct.html")

@@ -84,6 +84,26 @@ def test_an_fp8_kv_cache_holds_twice_the_tokens(capsys):
     assert fp8["command"].endswith("--kv-cache-dtype fp8")
 
 
+def test_a_context_past_the_window_is_refused_by_size_too(capsys):
+    assert main(["size", "phi-3-mini-4k-instruct", "--context", "4097"]) == 2
+    assert capsys.readouterr().err == "size: --context: Phi-3-mini-4k-instruct's context window is 4,096 tokens (got 4,097)\n"
+    assert main(["size", "phi-3-mini-4k-instruct", "--context", "4096", "--json"]) == 0
+
+
+def test_a_plan_past_the_window_does_not_start_and_its_remedy_is_the_window(capsys):
+    """In the planner (the calculator asks it), a context past the window is the engine's refusal."""
+    from generator.catalog.loader import load_catalog
+    from generator.sizing.planner import answer, PlanRequest
+
+    catalog = load_catalog("content")
+    model = next(m for m in catalog.models if m.slug == "codegemma-7b-it")
+    gpu = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    result = answer(model, gpu, 1, PlanRequest(context=32_768))
+    assert (result.asked.starts, result.asked.reason, result.asked.max_users) == (False, "context_beyond_window", 0)
+    assert result.asked.max_context == 8_192  # the longest a plan offers is the window
+    assert result.remedy.starts and result.remedy.context == 8_192 and ("--max-model-len", "8192") in result.remedy.changes
+
+
 def test_readable_table(capsys):
     assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "rtx-4090", "--context", "8192"]) == 0
     text = capsys.readouterr().out
@@ -102,6 +122,10 @@ def test_readable_table(capsys):
         (["kimi-k3", "--gpu", "h100-sxm", "--engine", "trt"], "argument --engine: invalid choice: 'trt'"),
         (["kimi-k3", "--gpu", "h100-sxm", "--kv-dtype", "int4"], "argument --kv-dtype: invalid choice: 'int4'"),
         (["kimi-k3"], "the following arguments are required: --gpu"),
+        (["codegemma-7b-it", "--gpu", "rtx-4090", "--context", "32768"],
+         "plan: --context: CodeGemma-7B-it's context window is 8,192 tokens (got 32,768)"),
+        (["codegemma-7b-it", "--gpu", "rtx-4090", "--context", "8193", "--engine", "llama.cpp"],
+         "plan: --context: CodeGemma-7B-it's context window is 8,192 tokens (got 8,193)"),
     ],
 )
 def test_bad_arguments_give_one_line_and_exit_2(capsys, args, message):

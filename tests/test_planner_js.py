@@ -164,7 +164,8 @@ def test_the_javascript_planner_gives_the_figures_of_plan_on_1000_questions(cata
     assert remedies and all(r["starts"] and r["changes"] for r in remedies)
     assert any(not a["starts"] and a["remedy"] is None for a in got)
     assert any(r["context"] < a["context"] for a, r in ((a, a["remedy"]) for a in got if a["remedy"]))
-    assert {a["reason"] for a in got if not a["starts"]} >= {"memory_in_use", "weights_do_not_fit", "context_does_not_fit"}
+    assert {a["reason"] for a in got if not a["starts"]} >= {"memory_in_use", "weights_do_not_fit", "context_does_not_fit",
+                                                             "context_beyond_window"}
     assert any(a["pp"] > 1 for a in got) and any(a["machines"] > 1 for a in got)
 
 
@@ -174,7 +175,9 @@ def test_a_few_questions_match_the_plan_command_itself(catalog, run_js):
     # gpt-oss-120b on one H100 at its full context: it needs flags to start (a remedy)
     needs_flags = {"model": model, "gpu": gpu, "custom": None, "count": 1, "engine": "vllm", "context": None, "users": 1,
                    "kv_dtype": "auto", "precision": "native", "fraction": "0.9"}
-    asked = [needs_flags, *[q for q in questions(catalog, 40, seed=11) if not q["custom"]][:3]]
+    within = [q for q in questions(catalog, 40, seed=11)  # the command refuses a context past the window
+              if not q["custom"] and (q["context"] or 0) <= (q["model"].context_window or 10**9)]
+    asked = [needs_flags, *within[:3]]
     got = ask(run_js, catalog, asked, "return P.answerJson(P.answer(data.models[q.model], data.shared, gpu, q.count, r));")
     for question, reply in zip(asked, got):
         command = [sys.executable, "-m", "generator", "plan", question["model"].slug, "--gpu", question["gpu"].slug,

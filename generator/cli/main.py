@@ -280,7 +280,7 @@ def _find_model(catalog, args):
 
 def _plan(catalog, args) -> int:
     model = _find_model(catalog, args)
-    if model is None:
+    if model is None or _beyond_window(model, args):
         return 2
     gpu = next((g for g in catalog.gpus if g.slug == args.gpu.lower()), None)
     if gpu is None:
@@ -367,9 +367,19 @@ def _import_prices(catalog, args) -> int:
     return 0
 
 
+def _beyond_window(model, args) -> bool:
+    """A context past the model's window: one line naming the window (the engines refuse it too)."""
+    window = model.context_window
+    if args.context is None or window is None or args.context <= window:
+        return False
+    print(f"{args.command}: --context: {_one_line(model.name)[:100]}'s context window is {window:,} tokens "
+          f"(got {args.context:,})", file=sys.stderr)
+    return True
+
+
 def _size(catalog, args) -> int:
     model = _find_model(catalog, args)
-    if model is None:
+    if model is None or _beyond_window(model, args):
         return 2
     report = size_report(model, catalog.gpus, args.precision, args.context, args.batch)
     print(json.dumps(report_json(report), indent=2) if args.json else report_text(report))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.sizing.engine import CONTEXT_DOES_NOT_FIT, GIB, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT
+from generator.sizing.engine import CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, GIB, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
 from generator.sizing.planner import Answer, Plan
 
@@ -11,6 +11,7 @@ REASONS = {
     WEIGHTS_DO_NOT_FIT: "the weights do not fit in the memory the engine may use on each GPU",
     NO_KV_MEMORY: "the weights load, but the runtime's own memory leaves nothing for the KV cache",
     CONTEXT_DOES_NOT_FIT: "the KV cache cannot hold one sequence of the context",
+    CONTEXT_BEYOND_WINDOW: "the context is longer than the model's context window",
 }
 
 

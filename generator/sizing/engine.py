@@ -25,7 +25,12 @@ MEMORY_IN_USE = "memory_in_use"  # the fraction asks for more than is free once 
 WEIGHTS_DO_NOT_FIT = "weights_do_not_fit"
 NO_KV_MEMORY = "no_kv_memory"  # the weights load, nothing is left for the KV cache
 CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequence of the context
-REASONS = (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY, CONTEXT_DOES_NOT_FIT)
+# A context past the model's window: vLLM refuses it before loading anything (vllm/config/model.py
+# _get_and_verify_max_len: "User-specified max_model_len (65536) is greater than the derived
+# max_model_len (max_position_embeddings=32768 ...)"), SGLang likewise (model_config.py,
+# "User-specified context_length ... is greater than the derived context_length").
+CONTEXT_BEYOND_WINDOW = "context_beyond_window"
+REASONS = (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY, CONTEXT_DOES_NOT_FIT, CONTEXT_BEYOND_WINDOW)
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,8 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         reads[kv_dtype] = [cache.bytes_per_token, cache.window_bytes_per_token, cache.window_tokens, cache.state_bytes]
     return {
         "slug": model.slug, "id": model.id, "name": model.name, "family": model.family,
-        "window": default_context(model), "layers": arch.layers, "tensor_for": tensor_for,
+        "window": default_context(model), "context_window": model.context_window, "layers": arch.layers,
+        "tensor_for": tensor_for,
         "precisions": precisions,
         "precision_order": list(precisions_largest_first(model)),  # fit.py: the first that fits is the best
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]

@@ -15,7 +15,8 @@ from fractions import Fraction
 
 from generator.catalog.records import Gpu, Model
 from generator.sizing.engine import (
-    CONTEXT_DOES_NOT_FIT, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Engine, PlanRequest, engine_memory_bytes,
+    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Engine, PlanRequest,
+    engine_memory_bytes,
 )
 from generator.sizing.engine_vllm import vllm_mxfp4_padding
 from generator.sizing.engines import SERVING_ENGINES
@@ -25,7 +26,7 @@ from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
 from generator.sizing.speed import kv_read_cache, weights_read_bytes
 
-__all__ = ["CONTEXT_DOES_NOT_FIT", "MEMORY_IN_USE", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
+__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "MEMORY_IN_USE", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
            "answer", "plan", "plan_that_starts", "plan_setup", "memory_at"]
 
 
@@ -113,7 +114,10 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     formats, default = format_plan(model, request.precision)
     padding = vllm_mxfp4_padding(gpu) if engine.pads_mxfp4 else None
     weights = loaded_bytes_per_gpu(model, formats, default, split.tensor, split.pipeline, padding)
-    account = engine.accounting(model, gpu, split, request, weights, context, max(context, default_context(model)))
+    # the longest context a plan may offer: the model's window (a model whose window is not published: the context asked)
+    window = model.context_window
+    account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)))
+    reason = CONTEXT_BEYOND_WINDOW if window and context > window else account.reason
     speed = None
     if gpu.bandwidth_bytes_per_second is not None:
         read = weights_read_bytes(model, request.precision) + kv_read_cache(model.architecture, request.kv_dtype).sequence_bytes(context)
@@ -123,8 +127,9 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
         memory_fraction=account.memory_fraction, total_memory_bytes=engine_memory_bytes(gpu), weights_bytes=weights,
         non_kv_bytes=account.non_kv_bytes, available_kv_bytes=account.available_kv_bytes,
         kv_bytes_per_token=account.kv_bytes_per_token, kv_tokens=account.kv_tokens,
-        max_concurrency=account.max_concurrency, starts=account.reason is None, reason=account.reason,
-        max_context=account.max_context, max_users=account.max_users, decode_tokens_per_second=speed,
+        max_concurrency=account.max_concurrency, starts=reason is None, reason=reason,
+        max_context=account.max_context, max_users=account.max_users if reason is None else 0,
+        decode_tokens_per_second=speed,
     )
 
 

@@ -272,8 +272,9 @@
         // the command printed is one that starts: the remedy's, when the flags asked do not
         setOut(root, "command", out.remedy ? out.remedy.command : out.command, out.remedy ? true : out.starts);
         var lines = [];
-        if (out.remedy) lines.push(fill(text.changed, { reason: text[out.reason], changes: out.remedy.changes.join(", ") }));
-        else if (!out.starts) lines.push(fill(text.does_not_start, { reason: text[out.reason] }));
+        var reason = out.reason && fill(text[out.reason], { window: format.number(model.context_window) });
+        if (out.remedy) lines.push(fill(text.changed, { reason: reason, changes: out.remedy.changes.join(", ") }));
+        else if (!out.starts) lines.push(fill(text.does_not_start, { reason: reason }));
         else if (!out.users_fit) lines.push(fill(text.too_few_users, { users: format.number(out.max_users) }));
         why.textContent = lines.join(" ");
         setHidden(why, lines.length === 0);
@@ -323,7 +324,8 @@
           row.dataset.fits = String(result.fits);
           row.dataset.maxContext = String(plan.maxContext);
           row.dataset.decode = String(result.fits && plan.decodeTokensPerSecond ? plan.decodeTokensPerSecond : 0);
-          cell(row, "fits", result.fits ? text.yes : text.no);
+          cell(row, "fits", result.fits ? text.yes : plan.reason === "context_beyond_window"
+            ? fill(text.beyond_window, { window: format.number(model.context_window) }) : text.no);
           cell(row, "precision", result.fits ? text.formats[plan.request.precision] : "–");
           cell(row, "max_context", plan.maxContext ? format.number(plan.maxContext) : "–");
           cell(row, "decode", result.fits && plan.decodeTokensPerSecond !== null ? format.rate(plan.decodeTokensPerSecond) : "–");

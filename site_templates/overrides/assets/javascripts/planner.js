@@ -63,7 +63,7 @@
   function sequenceBytes(read, tokens) { var t = B(tokens); return B(read[0]) * t + B(read[1]) * minBig(t, B(read[2])) + B(read[3]); }
   function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
   function dtypeKinds(p) { return p.model.kinds[p.request.kvDtype][p.split.tensor]; }
-  var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit"];
+  var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window"];
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
@@ -166,7 +166,9 @@
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
     p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split);
-    Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, Math.max(context, model.window)));
+    var window = model.context_window;  // the longest context a plan may offer
+    Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, window || Math.max(context, model.window)));
+    if (window && context > window) Object.assign(p, { reason: REASONS[4], maxUsers: 0 });
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second) {
       var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[request.kvDtype], context);
