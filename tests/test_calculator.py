@@ -45,7 +45,7 @@ def test_the_calculator_answers_the_question_in_the_address(page, server, fixtur
     shown = outputs(page)
     for field in ("weights_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_context", "max_users"):
         assert int(shown[field]) == expected[field], field
-    assert shown["starts"] == "true" and abs(float(shown["decode_tokens_per_second"]) - expected["decode_tokens_per_second"]) < 1e-6
+    assert shown["starts"] == "starts" and abs(float(shown["decode_tokens_per_second"]) - expected["decode_tokens_per_second"]) < 1e-6
     assert float(shown["price_per_hour"]) == expected["price_per_hour"]
     assert page.locator("#calculator [data-out='command']").inner_text() == expected["command"]
     assert page.url.endswith(query)
@@ -66,7 +66,7 @@ def test_the_figures_are_for_the_flags_asked_and_the_remedy_is_said_beside_them(
     expected = answer_json(answer(model, gpu, 1, PlanRequest(context=131072)))
     assert expected["starts"] is False and expected["remedy"]["starts"]
     shown = outputs(page)
-    assert shown["starts"] == "false"
+    assert shown["starts"] == "does_not_start"
     for field in ("weights_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_context", "max_users"):
         assert int(shown[field]) == expected[field], field
     # what does not start shows no speed or price as if it ran
@@ -87,7 +87,7 @@ def test_a_context_past_the_window_says_the_window_and_plans_it(page, server, fi
     """Mistral-7B v0.1's window is 32,768 tokens: asked for 65,536 it does not start, and the command
     printed is the one at its window."""
     open_calculator(page, server, lang, "mistral-7b-v0-1", "?gpu=h100-sxm&count=1&context=65536&users=1")
-    assert outputs(page)["starts"] == "false"
+    assert outputs(page)["starts"] == "does_not_start"
     assert page.locator("#calculator [data-out='why']").inner_text() == sentence
     assert "--max-model-len 32768" in page.locator("#calculator [data-out='command']").inner_text()
     assert page.problems == []
@@ -103,6 +103,33 @@ def test_the_fit_page_marks_the_models_whose_window_is_shorter_than_the_context(
     assert row.locator("[data-out='fits']").inner_text() == verdict
     # a model whose window holds the context is planned as before
     assert page.locator("tr[data-model='llama-3-1-8b-instruct']").get_attribute("data-fits") == "true"
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang, verdict, note", [
+    ("en", "yes, for 1 of the 4 users asked", "It starts, but holds 1 user at once at this context, fewer than asked."),
+    ("pt", "sim, para 1 dos 4 usuários pedidos", "Inicia, mas atende 1 usuário por vez neste contexto, menos do que o pedido."),
+])
+def test_starting_for_fewer_users_than_asked_is_its_own_verdict(page, server, fixture_catalog, lang, verdict, note):
+    """Llama-3.1-8B at 131,072 tokens on two RTX 4090: vLLM starts, with room for one such sequence, not four."""
+    open_calculator(page, server, lang, "llama-3-1-8b-instruct", "?gpu=rtx-4090&count=2&context=131072&users=4")
+    model, gpu = model_and_gpu(fixture_catalog, "llama-3-1-8b-instruct", "rtx-4090")
+    expected = answer_json(answer(model, gpu, 2, PlanRequest(context=131072, users=4)))
+    assert (expected["verdict"], expected["max_users"]) == ("starts_for_fewer_users", 1)
+    assert outputs(page)["starts"] == "starts_for_fewer_users"
+    assert page.locator("#calculator [data-out='starts']").inner_text() == verdict
+    assert page.locator("#calculator [data-out='why']").inner_text() == note  # one user: the singular
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang, mark", [("en", "# does not start as printed"), ("pt", "# não inicia assim")])
+def test_a_command_that_does_not_start_is_marked(page, server, lang, mark):
+    """Kimi-K3 on one RTX 4090: nothing starts it, so no remedy; the command printed says it does not start."""
+    open_calculator(page, server, lang, "kimi-k3", "?gpu=rtx-4090&count=1&context=8192&users=1")
+    assert outputs(page)["starts"] == "does_not_start"
+    command = page.locator("#calculator [data-out='command']").inner_text().splitlines()
+    assert command[0] == mark and command[1].startswith("vllm serve moonshotai/Kimi-K3")
+    assert page.locator("#calculator [data-out='price_per_hour']").inner_text() == "–"
     assert page.problems == []
 
 

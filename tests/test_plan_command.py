@@ -104,6 +104,16 @@ def test_a_plan_past_the_window_does_not_start_and_its_remedy_is_the_window(caps
     assert result.remedy.starts and result.remedy.context == 8_192 and ("--max-model-len", "8192") in result.remedy.changes
 
 
+def test_three_verdicts_the_flags_asked_can_get(capsys):
+    # Llama-3.1-8B at 131,072 tokens on one H100 holds 3 such sequences
+    assert plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--users", "3")["verdict"] == "starts"
+    fewer = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--users", "4")
+    assert (fewer["verdict"], fewer["starts"], fewer["users_fit"], fewer["max_users"]) == ("starts_for_fewer_users", True, False, 3)
+    assert plan_json(capsys, "kimi-k3", "--gpu", "rtx-4090")["verdict"] == "does_not_start"
+    assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--users", "4"]) == 0
+    assert "starts                  yes, for 3 of the 4 users asked at this context" in capsys.readouterr().out
+
+
 def test_readable_table(capsys):
     assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "rtx-4090", "--context", "8192"]) == 0
     text = capsys.readouterr().out

@@ -15,6 +15,11 @@ REASONS = {
 }
 
 
+def verdict(plan: Plan) -> str:
+    """It starts for the users asked, starts for fewer of them, or does not start."""
+    return "does_not_start" if not plan.starts else "starts" if plan.users_fit else "starts_for_fewer_users"
+
+
 def plan_json(plan: Plan) -> dict:
     return {
         "model": plan.model.id,
@@ -44,6 +49,7 @@ def plan_json(plan: Plan) -> dict:
         "max_context": plan.max_context,
         "max_users": plan.max_users,
         "users_fit": plan.users_fit,
+        "verdict": verdict(plan),
         "decode_tokens_per_second": plan.decode_tokens_per_second,
         "price_per_hour": None if plan.price_per_hour is None else float(plan.price_per_hour),
         "command": plan.command,
@@ -84,7 +90,10 @@ def plan_text(plan: Plan) -> str:
         "",
         f"  KV cache holds          {plan.kv_tokens:,} tokens: {plan.max_concurrency:,.2f} sequences of {plan.context:,}",
     ]
-    if plan.starts:
+    if plan.starts and not plan.users_fit:
+        lines.append(f"  starts                  yes, for {plan.max_users:,} of the {plan.request.users:,} users asked "
+                     "at this context")
+    elif plan.starts:
         users = f"{plan.max_users:,} user{'s' if plan.max_users != 1 else ''}"
         lines.append(f"  starts                  yes; up to {users} at once at this context")
     else:

@@ -38,6 +38,8 @@
         return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: "halfEven" }).format(value);
       },
       money: function (amount) { return new Intl.NumberFormat(locale, { style: "currency", currency: currency }).format(amount); },
+      // [singular, plural] as gettext gives them for 1 and 2: the form the language uses for `count`
+      plural: function (forms, count) { return new Intl.PluralRules(locale).select(count) === "one" ? forms[0] : forms[1]; },
     };
   }
 
@@ -257,7 +259,9 @@
         // the figures are for the flags asked; a remedy (flags that make it start) is said beside them
         var result = P.answer(model, shared, asked.gpu, asked.count, asked.request), plan = result.asked;
         var out = P.answerJson(result), ran = out.starts ? out : null;
-        setOut(root, "starts", out.starts ? text.yes : text.no, out.starts);
+        // three verdicts: it starts for the users asked, for fewer of them, or not at all
+        setOut(root, "starts", !out.starts ? text.no : out.users_fit ? text.yes : fill(text.starts_for_fewer_users,
+          { users: format.number(out.max_users), asked: format.number(out.users) }), out.verdict);
         setOut(root, "weights_bytes_per_gpu", fill(text.gb, { value: format.gb(out.weights_bytes_per_gpu) }), out.weights_bytes_per_gpu);
         setOut(root, "available_kv_bytes_per_gpu", fill(text.gb, { value: format.gb(out.available_kv_bytes_per_gpu) }), out.available_kv_bytes_per_gpu);
         setOut(root, "kv_tokens", format.number(out.kv_tokens), out.kv_tokens);
@@ -270,12 +274,13 @@
         setOut(root, "price_per_hour", !ran ? "–" : out.price_per_hour === null ? text.no_price
           : fill(text.per_hour, { value: format.money(out.price_per_hour) }), ran && out.price_per_hour);
         // the command printed is one that starts: the remedy's, when the flags asked do not
-        setOut(root, "command", out.remedy ? out.remedy.command : out.command, out.remedy ? true : out.starts);
+        setOut(root, "command", out.remedy ? out.remedy.command : out.starts ? out.command
+          : text.does_not_start_command + "\n" + out.command, out.remedy ? true : out.starts);
         var lines = [];
         var reason = out.reason && fill(text[out.reason], { window: format.number(model.context_window) });
         if (out.remedy) lines.push(fill(text.changed, { reason: reason, changes: out.remedy.changes.join(", ") }));
         else if (!out.starts) lines.push(fill(text.does_not_start, { reason: reason }));
-        else if (!out.users_fit) lines.push(fill(text.too_few_users, { users: format.number(out.max_users) }));
+        else if (!out.users_fit) lines.push(fill(format.plural(text.too_few_users, out.max_users), { users: format.number(out.max_users) }));
         why.textContent = lines.join(" ");
         setHidden(why, lines.length === 0);
         // the chart plans 33 contexts: in a task of its own, after the figures are on screen

@@ -247,6 +247,7 @@
       available_kv_bytes_per_gpu: Number(maxBig(p.available, 0n)), short_bytes_per_gpu: Number(maxBig(-p.available, 0n)),
       kv_tokens: p.kvTokens, max_concurrency: Math.round(p.maxConcurrency * 10000) / 10000, starts: p.starts, reason: p.reason,
       max_context: p.maxContext, max_users: p.maxUsers, users_fit: p.starts && p.maxUsers >= p.request.users,
+      verdict: !p.starts ? "does_not_start" : p.maxUsers >= p.request.users ? "starts" : "starts_for_fewer_users",
       decode_tokens_per_second: p.decodeTokensPerSecond, price_per_hour: p.pricePerHour,
       command: serveCommand(p.record, values, p.flags),
     };
