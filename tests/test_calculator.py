@@ -275,6 +275,19 @@ def test_the_calculator_plans_llama_cpp_from_the_address(page, server, fixture_c
     assert page.problems == []
 
 
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_a_llama_cpp_plan_that_does_not_fit_shows_no_speed_or_price(page, server, lang):
+    """DeepSeek-V3 with every layer asked on one RTX 4090: it does not fit, and says so."""
+    query = "?engine=llama.cpp&gpu=rtx-4090&count=1&context=4096&users=1&quant=Q4_K_M&n-gpu-layers=62"
+    open_calculator(page, server, lang, "deepseek-v3", query, ready="gguf_file_bytes")
+    assert outputs(page)["starts"] == "false"
+    assert page.locator("#calculator [data-out='decode_tokens_per_second']").inner_text() == "–"
+    assert page.locator("#calculator [data-out='price_per_hour']").inner_text() == "–"
+    command = page.locator("#calculator [data-out='command']").inner_text().splitlines()
+    assert command[0] in ("# does not start as printed", "# não inicia assim") and command[1] == "llama-server \\"
+    assert page.problems == []
+
+
 def test_fit_rows_take_the_largest_format_that_serves_the_users(catalog):
     model, gpu = model_and_gpu(catalog, "llama-3-1-8b-instruct", "h100-sxm")
     row = fit_row(model, gpu, 1, PlanRequest(context=32768, users=4))

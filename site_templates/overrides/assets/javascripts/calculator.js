@@ -220,11 +220,12 @@
     ["weights_bytes_per_gpu", "weights_bytes_in_ram", "kv_bytes_per_gpu", "compute_buffer_bytes"].forEach(function (field) {
       setOut(root, field, gb(out[field]), out[field]);
     });
-    setOut(root, "decode_tokens_per_second", out.decode_tokens_per_second === null ? text.not_published
-      : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), out.decode_tokens_per_second);
-    setOut(root, "price_per_hour", out.price_per_hour === null ? text.no_price
-      : fill(text.per_hour, { value: format.money(out.price_per_hour) }), out.price_per_hour);
-    setOut(root, "command", out.command, out.starts);
+    // what does not fit has no speed or price to show, and its command says it does not start
+    setOut(root, "decode_tokens_per_second", !out.starts ? "–" : out.decode_tokens_per_second === null ? text.not_published
+      : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), out.starts && out.decode_tokens_per_second);
+    setOut(root, "price_per_hour", !out.starts ? "–" : out.price_per_hour === null ? text.no_price
+      : fill(text.per_hour, { value: format.money(out.price_per_hour) }), out.starts && out.price_per_hour);
+    setOut(root, "command", out.starts ? out.command : text.does_not_start_command + "\n" + out.command, out.starts);
     why.textContent = out.starts ? "" : text.llama_does_not_fit;
     setHidden(why, out.starts);
   }
