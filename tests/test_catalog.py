@@ -126,6 +126,27 @@ def test_bad_input_is_reported_with_file_line_and_field(content_copy, monkeypatc
     assert expected.format(line=line) in raised.value.problems
 
 
+ROPE = "rope_scaling:\n  value: {native_context: %d, rope_type: %s, factor: %s, original_max_position_embeddings: 32768, rope_theta: 500000}\n  source: https://example.org/card\n"
+
+
+@pytest.mark.parametrize("rope, expected", [
+    (ROPE % (32768, "yarn", "4.0"), None),  # the window (131,072) from 32,768 × 4
+    (ROPE % (131072, "yarn", "4.0"), "rope_scaling: native_context must be below context_window (131072 >= 131072): no override is needed"),
+    (ROPE % (32768, "yarn", "2.0"), "rope_scaling: original_max_position_embeddings × factor must reach context_window (131072)"),
+    (ROPE % (32768, "linear", "4.0"), "rope_scaling: rope_type: must be yarn (got 'linear')"),
+])
+def test_a_rope_scaling_recipe_must_serve_the_window(content_copy, rope, expected):
+    path = content_copy / "models" / "llama-3-1-8b-instruct.yaml"
+    path.write_text(path.read_text().replace("\narchitecture:", "\n" + rope + "architecture:", 1))
+    if expected is None:
+        model = next(m for m in load_catalog(content_copy).models if m.slug == "llama-3-1-8b-instruct")
+        assert (model.rope_scaling.native_context, model.rope_scaling.factor) == (32768, Decimal("4.0"))
+        return
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(content_copy)
+    assert any(problem.endswith(expected) for problem in raised.value.problems), raised.value.problems
+
+
 def test_missing_source_is_reported(content_copy, monkeypatch):
     path = content_copy / KIMI
     lines = path.read_text().splitlines(keepends=True)

@@ -1,10 +1,16 @@
 """Launch commands follow the page's split, and the `size` report's numbers, worked out by hand."""
 
+from decimal import Decimal
+
 import pytest
 
+from generator.catalog.records import RopeScaling
+from generator.sizing.engine import PlanRequest
 from generator.sizing.headline import FULL_FINE_TUNING, LORA, QLORA, RULE, fine_tuning_bytes
 from generator.sizing.kv_cache import default_context, kv_cache, kv_room
 from generator.sizing.engines import SERVING_ENGINES
+from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
+from generator.sizing.planner import plan
 from generator.sizing.setups import RUNTIME_OVERHEAD, ParallelSplit, Setup, machine_shapes
 from generator.sizing.size_report import size_report
 from generator.site.render import Renderer
@@ -124,3 +130,29 @@ def test_size_report_reads_the_row_of_its_precision(precision, weights_bytes):
 ])
 def test_two_sizes_are_written_with_the_decimals_that_tell_them_apart(fixture_catalog, first, second, lang, expected):
     assert Renderer(fixture_catalog.site, lang).gigabytes_apart(first, second) == expected
+
+
+# ---- the model card's rope scaling past the config's length ------------------------------------
+# Qwen3's recipe: the config declares 40,960 positions; YaRN × 4 over 32,768 serves 131,072.
+QWEN3_YARN = RopeScaling(native_context=40_960, rope_type="yarn", factor=Decimal("4.0"),
+                         original_max_position_embeddings=32_768, rope_theta=Decimal("1000000"))
+
+
+def test_each_engine_takes_the_rope_scaling_in_its_own_flags():
+    assert SERVING_ENGINES["vllm"].rope_override(QWEN3_YARN) == (("--hf-overrides", """'{"rope_parameters": {"factor": 4.0, """
+                                                                  """"original_max_position_embeddings": 32768, "rope_theta": 1000000, "rope_type": "yarn"}}'"""),)
+    assert SERVING_ENGINES["sglang"].rope_override(QWEN3_YARN) == (("--json-model-override-args", """'{"rope_scaling":{"rope_type":"yarn","""
+                                                                    """"factor":4.0,"original_max_position_embeddings":32768}}'"""),)
+    assert LLAMA_CPP.rope_override(QWEN3_YARN) == (("--rope-scaling", "yarn"), ("--rope-scale", "4"), ("--yarn-orig-ctx", "32768"))
+
+
+@pytest.mark.parametrize("context, overridden", [(40_960, False), (40_961, True), (131_072, True)])
+def test_the_override_is_in_the_command_only_past_the_configs_length(context, overridden):
+    tiny = model(arch(), params=9_040, context_window=131_072, rope_scaling=QWEN3_YARN)
+    big = gpu("big", 10**12, shapes=(1,))
+    for engine, flag in (("vllm", "--hf-overrides"), ("sglang", "--json-model-override-args")):
+        command = plan(tiny, big, 1, PlanRequest(engine=engine, context=context)).command
+        assert (flag in command) == overridden, (engine, context)
+    cells = llama_cpp_plan(tiny, big, 1, LlamaCppRequest(quant="Q8_0", context=context)).command
+    # llama.cpp: past the config's length once --ctx-size is padded to 256 cells (40,961 -> 41,216)
+    assert ("--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768" in cells) == overridden, context

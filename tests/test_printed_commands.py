@@ -1,10 +1,10 @@
 """Every command a model page prints runs as printed (issue "Commands that run as printed"): parsed from the
 shipped site's pages in both languages, each serves the model's own repository, within its context
-window, on the split the page names; the calculator's default question stays within the window too.
+window, with the model card's rope-scaling override exactly when the context passes the length its
+config declares; the calculator's default question stays within the window too.
 
 What is not checked yet, and why: the repository is the published one for every format (the
-catalog lists no quantized checkpoints yet), and no command carries a rope-scaling override (the
-catalog does not hold the native length and recipe of models whose window needs one).
+catalog lists no quantized checkpoints yet).
 """
 
 from __future__ import annotations
@@ -20,7 +20,10 @@ from tests.conftest import CONTENT
 CATALOG = load_catalog(CONTENT)
 MODELS = {model.slug: model for model in CATALOG.models}
 COMMAND = re.compile(r"^(vllm serve|python -m sglang\.launch_server|llama-server)\b(.*?)(?=\n```)", re.M | re.S)
-FLAG = re.compile(r"(--[a-z-]+|-m)(?: ([^\s\\]+))?")
+FLAG = re.compile(r"(--[a-z0-9-]+|-m)(?: ('[^']*'|[^\s\\]+))?")
+# the flag that carries the rope scaling, per program
+ROPE_FLAG = {"vllm serve": "--hf-overrides", "python -m sglang.launch_server": "--json-model-override-args",
+             "llama-server": "--rope-scaling"}
 
 
 def commands(text: str) -> list[tuple[str, dict[str, str]]]:
@@ -40,9 +43,13 @@ def test_every_command_on_every_model_page_serves_the_model_within_its_window(sh
     for page in sorted((shipped_site / lang / "models").glob("*.html.md")):
         model = MODELS[page.name.removesuffix(".html.md")]
         window = model.context_window
+        rope = model.rope_scaling
         for program, flags in commands(page.read_text(encoding="utf-8")):
             seen[program] += 1
             where = f"{page.name}: {program}"
+            length = int(flags.get("--max-model-len") or flags.get("--context-length") or flags["--ctx-size"])
+            needed = rope is not None and length > rope.native_context
+            assert (ROPE_FLAG[program] in flags) == needed, where
             if program == "llama-server":
                 assert flags["-m"] == f"{model.slug}-{flags['-m'].split('-')[-1]}", where  # the model's own GGUF file
                 per_user = int(flags["--ctx-size"]) // int(flags.get("--parallel", "1"))

@@ -39,6 +39,9 @@ MODEL_FIELDS = {
     "license": Field(schema.plain_text, sourced=True),
     "release_date": Field(DATE, sourced=True),
     "api_price": Field(schema.api_price(PRICE), sourced=True),  # per million tokens, in USD
+    # the card's YaRN recipe past the config's length (1 to 1,000 times; rope_theta up to 10^12)
+    "rope_scaling": Field(schema.rope_scaling(CONTEXT, schema.decimal_number(Decimal(1), Decimal(1000)),
+                                              schema.decimal_number(Decimal(1), Decimal(10**12))), sourced=True),
     "architecture": Field(schema.mapping),
 }
 

@@ -36,6 +36,15 @@ def _inconsistencies(values: dict, slug: str, stem: str) -> list[tuple[str, str]
             "experts and experts_per_token go together (mixture-of-experts models give both)",
         ),
     ]
+    rope, window = values.get("rope_scaling"), values.get("context_window")
+    if rope is not None:
+        checks += [
+            (window is None, "rope_scaling", "needs context_window (the window it serves)"),
+            (window is not None and rope.native_context >= window, "rope_scaling",
+             f"native_context must be below context_window ({rope.native_context} >= {window}): no override is needed"),
+            (window is not None and rope.original_max_position_embeddings * rope.factor < window, "rope_scaling",
+             f"original_max_position_embeddings × factor must reach context_window ({window})"),
+        ]
     return [(field, message) for bad, field, message in checks if bad]
 
 

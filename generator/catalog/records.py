@@ -177,6 +177,19 @@ class ApiPrice:
 
 
 @dataclass(frozen=True)
+class RopeScaling:
+    """The model card's recipe for contexts past the length its config.json declares: the engines
+    derive their longest context from the config (`native_context`), and serve the published
+    window only with this rope scaling passed as an override."""
+
+    native_context: int  # config.json max_position_embeddings
+    rope_type: str  # "yarn"
+    factor: Decimal
+    original_max_position_embeddings: int
+    rope_theta: Decimal  # config.json rope_theta: an override of the rope parameters restates it
+
+
+@dataclass(frozen=True)
 class Model:
     id: str  # Hugging Face repo id, e.g. "moonshotai/Kimi-K3"
     name: str
@@ -192,6 +205,7 @@ class Model:
     release_date: str | None = None  # ISO 8601
     architecture: Architecture | None = None
     api_price: ApiPrice | None = None
+    rope_scaling: RopeScaling | None = None  # needed past the config's length to serve the window
     sources: Mapping[str, Source] = field(default_factory=_no_sources)  # field -> provenance
 
     @property

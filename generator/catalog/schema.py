@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from generator.languages import LANGUAGES, SOURCE_LANGUAGE
 from generator.catalog.slugs import slugify
-from generator.catalog.records import LocalizedText, Source
+from generator.catalog.records import LocalizedText, RopeScaling, Source
 from generator.catalog.yaml_file import YamlFile
 
 
@@ -166,6 +166,21 @@ def api_price(price: Callable[[Any], Decimal]) -> Callable[[Any], dict[str, Deci
         if not isinstance(value, dict) or not {"input", "output"} <= set(value) or not set(value) <= set(keys):
             raise ValueError("must be {input: ..., output: ...} with an optional cached_input")
         return {key: price(number) for key, number in value.items()}
+
+    return check
+
+
+def rope_scaling(context: Callable[[Any], int], factor: Callable[[Any], Decimal],
+                 theta: Callable[[Any], Decimal]) -> Callable[[Any], RopeScaling]:
+    keys = ("native_context", "rope_type", "factor", "original_max_position_embeddings", "rope_theta")
+
+    def check(value: Any) -> RopeScaling:
+        if not isinstance(value, dict) or set(value) != set(keys):
+            raise ValueError(f"must be {{{', '.join(f'{key}: ...' for key in keys)}}}")
+        if value["rope_type"] != "yarn":
+            raise ValueError(f"rope_type: must be yarn (got {shown(value['rope_type'])})")
+        return RopeScaling(context(value["native_context"]), "yarn", factor(value["factor"]),
+                           context(value["original_max_position_embeddings"]), theta(value["rope_theta"]))
 
     return check
 

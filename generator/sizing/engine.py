@@ -7,10 +7,11 @@ llama_cpp.py) holding its record, its constants and its rules; engines.py lists 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Callable, NamedTuple
 
-from generator.catalog.records import Gpu
+from generator.catalog.records import Gpu, RopeScaling
 
 GIB = 2**30
 MIB = 2**20
@@ -52,9 +53,9 @@ class CommandTemplate:
         if machines > 1 and self.machines:
             lines.append(self.machines)
         lines.append(self.context)
-        lines += [f"{name} {value}" for name, value in extra]
         values = {"model": model_id, "tensor": tensor, "pipeline": pipeline, "machines": machines, "context": context}
-        return " \\\n  ".join(line.format(**values) for line in lines)
+        lines = [line.format(**values) for line in lines] + [f"{name} {value}" for name, value in extra]
+        return " \\\n  ".join(lines)
 
     def as_data(self) -> dict:
         return {"start": list(self.start), "tensor": self.tensor, "pipeline": self.pipeline, "context": self.context,
@@ -110,6 +111,8 @@ class Engine:
     pads_mxfp4: bool = False  # loads MXFP4 experts padded for its kernels (engine_vllm.vllm_mxfp4_padding)
     # the accounting planner.js runs for it: an engine's key (its own unless it shares another's)
     browser_accounting: str | None = None
+    # the flags that pass a model card's rope scaling past the config's length
+    rope_override: Callable[[RopeScaling], tuple[tuple[str, str], ...]] | None = None
     # (total memory, tensor-parallel size, the fraction asked) -> the fraction a remedy tries
     fitting_fraction: Callable[[int, int, Fraction], Fraction] | None = None
 
@@ -122,6 +125,11 @@ class Engine:
             "fp8_kv_value": self.fp8_kv_value, "pads_mxfp4": self.pads_mxfp4,
             "accounting": self.browser_accounting or self.key,
         }
+
+
+def plain_number(value: Decimal) -> str:
+    """4.0 -> "4.0", 1000000 -> "1000000": a catalog decimal as JSON writes it (no exponent)."""
+    return str(int(value)) if value == int(value) and "." not in str(value) else str(value)
 
 
 def engine_memory_bytes(gpu: Gpu) -> int:

@@ -11,10 +11,10 @@ from fractions import Fraction
 from math import floor
 from typing import Sequence
 
-from generator.catalog.records import Gpu, Model
+from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import (
     CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MIB, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting, CommandTemplate,
-    Engine, PlanRequest, cdiv, engine_memory_bytes, kv_dtype_bytes,
+    Engine, PlanRequest, cdiv, engine_memory_bytes, kv_dtype_bytes, plain_number,
 )
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
 from generator.sizing.setups import ParallelSplit
@@ -99,6 +99,15 @@ def fitting_fraction(total: int, tensor: int, asked: Fraction) -> Fraction:
     return min(MAX_MEMORY_FRACTION, asked + Fraction(5, 100))
 
 
+def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
+    """The model card's rope scaling as a config override (Qwen3's card: `python -m
+    sglang.launch_server ... --json-model-override-args '{"rope_scaling":{"rope_type":"yarn",
+    "factor":4.0,"original_max_position_embeddings":32768}}'`)."""
+    scaling = (f'{{"rope_scaling":{{"rope_type":"{rope.rope_type}","factor":{plain_number(rope.factor)},'
+               f'"original_max_position_embeddings":{rope.original_max_position_embeddings}}}}}')
+    return (("--json-model-override-args", f"'{scaling}'"),)
+
+
 SGLANG = Engine(
     key="sglang", name="SGLang", version="0.5.3rc2", context_flag="--context-length",
     # NOTE: SGLang takes the same split as vLLM: --tp over the GPUs of a layer, --pp-size stages
@@ -109,4 +118,5 @@ SGLANG = Engine(
     memory_fraction_flag="--mem-fraction-static", memory_fraction_name="mem_fraction_static",
     kv_cache_dtype_flag="--kv-cache-dtype", fp8_kv_value="fp8_e4m3",
     accounting=account, sequence_kv_bytes=sequence_kv_bytes, fitting_fraction=fitting_fraction,
+    rope_override=rope_override,
 )

@@ -12,10 +12,11 @@ from fractions import Fraction
 from math import ceil, floor
 from typing import Sequence
 
-from generator.catalog.records import Gpu, Model
+from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import (
     CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting,
     CommandTemplate, Engine, PlanRequest, cdiv, engine_memory_bytes, kv_dtype_bytes, largest, per_tensor_parallel,
+    plain_number,
 )
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
 from generator.sizing.setups import ParallelSplit
@@ -207,6 +208,17 @@ def fitting_fraction(total: int, tensor: int, asked: Fraction) -> Fraction:
     return min(MAX_MEMORY_FRACTION, Fraction(free * 100 // total, 100))
 
 
+def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
+    """The rope parameters as a config override: vLLM's `--rope-scaling` flag is gone, the rope
+    parameters (rope_theta included) go in `--hf-overrides` (docs.vllm.ai/en/stable/features/
+    context_extension: `--hf-overrides '{"rope_parameters": {"factor": 4.0,
+    "original_max_position_embeddings": 32768, "rope_theta": 1000000, "rope_type": "yarn"}}'`)."""
+    parameters = (f'{{"rope_parameters": {{"factor": {plain_number(rope.factor)}, "original_max_position_embeddings": '
+                  f'{rope.original_max_position_embeddings}, "rope_theta": {plain_number(rope.rope_theta)}, '
+                  f'"rope_type": "{rope.rope_type}"}}}}')
+    return (("--hf-overrides", f"'{parameters}'"),)
+
+
 VLLM = Engine(
     key="vllm", name="vLLM", version="0.33.0", context_flag="--max-model-len",
     command=CommandTemplate(start=("vllm serve {model}",), tensor="--tensor-parallel-size {tensor}",
@@ -215,4 +227,5 @@ VLLM = Engine(
     kv_cache_dtype_flag="--kv-cache-dtype", fp8_kv_value="fp8",
     batch_flags=(("max_num_batched_tokens", "--max-num-batched-tokens"), ("max_num_seqs", "--max-num-seqs")),
     accounting=account, sequence_kv_bytes=sequence_kv_bytes, fitting_fraction=fitting_fraction, pads_mxfp4=True,
+    rope_override=rope_override,
 )

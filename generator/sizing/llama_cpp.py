@@ -21,15 +21,24 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from decimal import Decimal
 
-from generator.catalog.records import Gpu, Model
+from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, round_up
 from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_file, tensor_bytes
 from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
 from generator.sizing.layer_kinds import layer_kinds
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 
+def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
+    """The model card's YaRN for llama-server (Qwen3's card: `llama-server ... --rope-scaling yarn
+    --rope-scale 4 --yarn-orig-ctx 32768`)."""
+    scale = str(int(rope.factor)) if rope.factor == int(rope.factor) else str(rope.factor)
+    return (("--rope-scaling", rope.rope_type), ("--rope-scale", scale),
+            ("--yarn-orig-ctx", str(rope.original_max_position_embeddings)))
+
+
 # the commit the rules above were read at; llama.cpp prints its own command (llama_server_command)
-LLAMA_CPP = Engine(key="llama.cpp", name="llama.cpp", version="82bb485", context_flag="--ctx-size")
+LLAMA_CPP = Engine(key="llama.cpp", name="llama.cpp", version="82bb485", context_flag="--ctx-size",
+                   rope_override=rope_override)
 FIT_MARGIN = GIB  # common/common.h fit_params_target: 1024 MiB per device
 N_UBATCH = 512  # common/common.h: the physical batch
 CONTEXT_PADDING = 256  # llama-context.cpp: GGML_PAD(n_ctx, 256)
@@ -274,6 +283,9 @@ def llama_server_command(plan: LlamaCppPlan) -> str:
     if plan.n_cpu_moe:
         command += f" \\\n  --n-cpu-moe {plan.n_cpu_moe}"
     command += f" \\\n  --ctx-size {plan.cells}"
+    rope = plan.model.rope_scaling
+    if rope is not None and plan.cells > rope.native_context:
+        command += " \\\n  " + " ".join(f"{name} {value}" for name, value in rope_override(rope))
     if request.users > 1:
         command += f" \\\n  --parallel {request.users}"
     if request.cache_type != "f16":

@@ -23,7 +23,7 @@ from generator.sizing.engine_vllm import (
     VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
     activation_peak, vllm_batch_defaults, vllm_mxfp4_padding,
 )
-from generator.sizing.engines import SERVING_ENGINES
+from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.fit import precisions_largest_first
 from generator.sizing.formats import format_plan
 from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
@@ -99,6 +99,11 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "activation_peak": {str(tp): [activation_peak(model, tp, tokens, sequences) for _, tokens, sequences in VLLM_BATCH_TIERS]
                             for tp in sizes},
         "llama_cpp": _llama_cpp_tables(model) if gguf_sizable(model) else None,
+        # past the config's length, the flags each engine takes for the card's rope scaling
+        "rope_override": None if model.rope_scaling is None else {
+            "native": model.rope_scaling.native_context,
+            "flags": {key: [list(flag) for flag in engine.rope_override(model.rope_scaling)] for key, engine in ENGINES.items()},
+        },
     }
 
 

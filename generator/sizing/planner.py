@@ -84,6 +84,9 @@ class Plan:
     def flags(self) -> tuple[tuple[str, str], ...]:
         """The flags beyond the split and the context that this plan's options need."""
         request, engine, flags = self.request, self.engine_record, []
+        rope = self.model.rope_scaling
+        if rope is not None and self.context > rope.native_context:
+            flags += engine.rope_override(rope)  # the window past the config's length, as the card says
         if request.memory_fraction is not None:
             flags.append((engine.memory_fraction_flag, _decimal_text(request.memory_fraction)))
         if request.kv_dtype == "fp8":

@@ -160,7 +160,8 @@
   function plan(model, shared, gpu, count, request) {
     var record = shared.engines[request.engine], setup = planSetup(gpu, count), tensor = model.tensor_for[setup.gpusPerMachine - 1];
     var split = { tensor: tensor, pipeline: setup.gpusPerMachine * setup.machines / tensor }, context = request.context || model.window;
-    var flags = request.memoryFraction ? [[record.memory_fraction_flag, decimalText(request.memoryFraction)]] : [];
+    var rope = model.rope_override, flags = rope && context > rope.native ? rope.flags[request.engine].slice() : [];
+    if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
     if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
     var p = { model: model, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags,
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
@@ -303,7 +304,10 @@
       speed = 1 / ((p.gpuRead + kvRead) / gpu.bandwidth_bytes_per_second + (p.ramRead + Math.floor(p.ramKv / users)) / L.ram_bandwidth);
     }
     var command = ["llama-server", "-m " + model.slug + "-" + request.quant + ".gguf", "--n-gpu-layers " + ngl]  // llama_server_command
-      .concat(cpuMoe ? ["--n-cpu-moe " + cpuMoe] : [], ["--ctx-size " + cells], users > 1 ? ["--parallel " + users] : [],
+      .concat(cpuMoe ? ["--n-cpu-moe " + cpuMoe] : [], ["--ctx-size " + cells],
+        model.rope_override && cells > model.rope_override.native
+          ? [model.rope_override.flags[L.key].map(function (f) { return f.join(" "); }).join(" ")] : [],
+        users > 1 ? ["--parallel " + users] : [],
         request.cacheType !== "f16" ? ["--cache-type-k " + request.cacheType + " --cache-type-v " + request.cacheType] : []);
     return {
       model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant,
