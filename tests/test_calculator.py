@@ -288,6 +288,17 @@ def test_a_llama_cpp_plan_that_does_not_fit_shows_no_speed_or_price(page, server
     assert page.problems == []
 
 
+@pytest.mark.parametrize("lang, note", [
+    ("en", "As asked, it does not start: its context window is 32,768 tokens."),
+    ("pt", "Como pedido, não inicia: a janela de contexto dele é de 32.768 tokens."),
+])
+def test_llama_cpp_past_the_window_is_refused_as_the_command_refuses_it(page, server, lang, note):
+    page.goto(f"{server}{lang}/models/mistral-7b-v0-1.html?engine=llama.cpp&gpu=rtx-4090&count=1&context=65536&users=1")
+    page.wait_for_selector("#calculator:not([hidden]) [data-out='note']:not([hidden])")
+    assert page.locator("#calculator [data-out='note']").inner_text() == note
+    assert page.problems == []
+
+
 def test_fit_rows_take_the_largest_format_that_serves_the_users(catalog):
     model, gpu = model_and_gpu(catalog, "llama-3-1-8b-instruct", "h100-sxm")
     row = fit_row(model, gpu, 1, PlanRequest(context=32768, users=4))

@@ -153,6 +153,12 @@ def test_the_override_is_in_the_command_only_past_the_configs_length(context, ov
     for engine, flag in (("vllm", "--hf-overrides"), ("sglang", "--json-model-override-args")):
         command = plan(tiny, big, 1, PlanRequest(engine=engine, context=context)).command
         assert (flag in command) == overridden, (engine, context)
+    # SGLang derives its longest context from the config alone: past it, it must be allowed to go on
+    sglang = plan(tiny, big, 1, PlanRequest(engine="sglang", context=context)).command
+    assert sglang.startswith("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 python -m sglang.launch_server \\") == overridden
+    assert sglang.splitlines()[1] == "  --model-path test/tiny \\"
     cells = llama_cpp_plan(tiny, big, 1, LlamaCppRequest(quant="Q8_0", context=context)).command
-    # llama.cpp: past the config's length once --ctx-size is padded to 256 cells (40,961 -> 41,216)
+    # llama.cpp: each user's context against the config's length (--parallel gives each its share)
     assert ("--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768" in cells) == overridden, context
+    two = llama_cpp_plan(tiny, big, 1, LlamaCppRequest(quant="Q8_0", context=32_768, users=2)).command
+    assert "--ctx-size 65536" in two and "--rope-scaling" not in two  # 2 × 32,768: each under 40,960

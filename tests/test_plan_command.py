@@ -6,6 +6,7 @@ from contextlib import nullcontext
 import pytest
 
 from generator.cli.main import main
+from tests.conftest import CONTENT
 
 FIELDS = {
     "model", "gpu", "count", "engine", "tp", "weights_bytes_per_gpu", "kv_bytes_per_token_per_gpu",
@@ -95,13 +96,18 @@ def test_a_plan_past_the_window_does_not_start_and_its_remedy_is_the_window(caps
     from generator.catalog.loader import load_catalog
     from generator.sizing.planner import answer, PlanRequest
 
-    catalog = load_catalog("content")
+    catalog = load_catalog(CONTENT)
     model = next(m for m in catalog.models if m.slug == "codegemma-7b-it")
     gpu = next(g for g in catalog.gpus if g.slug == "h100-sxm")
     result = answer(model, gpu, 1, PlanRequest(context=32_768))
     assert (result.asked.starts, result.asked.reason, result.asked.max_users) == (False, "context_beyond_window", 0)
     assert result.asked.max_context == 8_192  # the longest a plan offers is the window
     assert result.remedy.starts and result.remedy.context == 8_192 and ("--max-model-len", "8192") in result.remedy.changes
+
+
+def test_the_command_carries_the_share_as_asked(capsys):
+    answer = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192", "--gpu-memory-utilization", "0.9005")
+    assert answer["memory_fraction"] == 0.9005 and answer["command"].endswith("--gpu-memory-utilization 0.9005")
 
 
 def test_three_verdicts_the_flags_asked_can_get(capsys):

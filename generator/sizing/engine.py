@@ -46,7 +46,8 @@ class CommandTemplate:
     machines: str | None = None
 
     def command(self, model_id: str, tensor: int, pipeline: int, machines: int, context: int,
-                extra: tuple[tuple[str, str], ...] = ()) -> str:
+                extra: tuple[tuple[str, str], ...] = (), env: tuple[str, ...] = ()) -> str:
+        """`env`: NAME=value settings the command needs, before the program."""
         lines = list(self.start) + [self.tensor]
         if pipeline > 1:
             lines.append(self.pipeline)
@@ -55,7 +56,7 @@ class CommandTemplate:
         lines.append(self.context)
         values = {"model": model_id, "tensor": tensor, "pipeline": pipeline, "machines": machines, "context": context}
         lines = [line.format(**values) for line in lines] + [f"{name} {value}" for name, value in extra]
-        return " \\\n  ".join(lines)
+        return " ".join([*env, lines[0]]) + "".join(f" \\\n  {line}" for line in lines[1:])
 
     def as_data(self) -> dict:
         return {"start": list(self.start), "tensor": self.tensor, "pipeline": self.pipeline, "context": self.context,
@@ -113,6 +114,7 @@ class Engine:
     browser_accounting: str | None = None
     # the flags that pass a model card's rope scaling past the config's length
     rope_override: Callable[[RopeScaling], tuple[tuple[str, str], ...]] | None = None
+    rope_env: tuple[str, ...] = ()  # settings the command needs with that override
     # (total memory, tensor-parallel size, the fraction asked) -> the fraction a remedy tries
     fitting_fraction: Callable[[int, int, Fraction], Fraction] | None = None
 
@@ -123,7 +125,7 @@ class Engine:
             "command": self.command.as_data() if self.command else None,
             "memory_fraction_flag": self.memory_fraction_flag, "kv_cache_dtype_flag": self.kv_cache_dtype_flag,
             "fp8_kv_value": self.fp8_kv_value, "pads_mxfp4": self.pads_mxfp4,
-            "accounting": self.browser_accounting or self.key,
+            "accounting": self.browser_accounting or self.key, "rope_env": list(self.rope_env),
         }
 
 

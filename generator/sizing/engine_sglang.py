@@ -118,5 +118,9 @@ SGLANG = Engine(
     memory_fraction_flag="--mem-fraction-static", memory_fraction_name="mem_fraction_static",
     kv_cache_dtype_flag="--kv-cache-dtype", fp8_kv_value="fp8_e4m3",
     accounting=account, sequence_kv_bytes=sequence_kv_bytes, fitting_fraction=fitting_fraction,
-    rope_override=rope_override,
+    # SGLang derives its longest context from max_position_embeddings alone when the rope scaling
+    # gives original_max_position_embeddings (hf_transformers_utils.py get_context_length), and
+    # refuses a longer --context-length unless told to allow it (as public launch scripts that pass
+    # this override with --context-length 131072 do).
+    rope_override=rope_override, rope_env=("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",),
 )

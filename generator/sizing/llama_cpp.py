@@ -284,7 +284,7 @@ def llama_server_command(plan: LlamaCppPlan) -> str:
         command += f" \\\n  --n-cpu-moe {plan.n_cpu_moe}"
     command += f" \\\n  --ctx-size {plan.cells}"
     rope = plan.model.rope_scaling
-    if rope is not None and plan.cells > rope.native_context:
+    if rope is not None and plan.context > rope.native_context:  # each user's context (a slot of --parallel)
         command += " \\\n  " + " ".join(f"{name} {value}" for name, value in rope_override(rope))
     if request.users > 1:
         command += f" \\\n  --parallel {request.users}"

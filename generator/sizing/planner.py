@@ -75,18 +75,24 @@ class Plan:
         return self.starts and self.max_users >= self.request.users
 
     @property
+    def rope_scaled(self) -> bool:
+        """Whether the context passes the length the model's config declares (the card's rope scaling)."""
+        rope = self.model.rope_scaling
+        return rope is not None and self.context > rope.native_context
+
+    @property
     def command(self) -> str:
-        split = self.split
-        return self.engine_record.command.command(self.model.id, split.tensor, split.pipeline, self.setup.machines,
-                                                  self.context, self.flags)
+        split, engine = self.split, self.engine_record
+        env = engine.rope_env if self.rope_scaled else ()
+        return engine.command.command(self.model.id, split.tensor, split.pipeline, self.setup.machines, self.context,
+                                      self.flags, env)
 
     @property
     def flags(self) -> tuple[tuple[str, str], ...]:
         """The flags beyond the split and the context that this plan's options need."""
         request, engine, flags = self.request, self.engine_record, []
-        rope = self.model.rope_scaling
-        if rope is not None and self.context > rope.native_context:
-            flags += engine.rope_override(rope)  # the window past the config's length, as the card says
+        if self.rope_scaled:
+            flags += engine.rope_override(self.model.rope_scaling)  # the window past the config's length, as the card says
         if request.memory_fraction is not None:
             flags.append((engine.memory_fraction_flag, _decimal_text(request.memory_fraction)))
         if request.kv_dtype == "fp8":
@@ -98,7 +104,13 @@ class Plan:
 
 
 def _decimal_text(value: Fraction) -> str:
-    return f"{float(value):.3f}".rstrip("0").rstrip(".")
+    """The share's exact decimal, as the reader typed it (0.9005, not 0.9): shares are decimals
+    (typed in, hundredths, or SGLang's thousandths), so the division ends."""
+    digits = 0
+    while (value * 10**digits).denominator != 1 and digits < 30:
+        digits += 1
+    text = str(value.numerator * 10**digits // value.denominator).rjust(digits + 1, "0")
+    return (text[:-digits] + "." + text[-digits:]).rstrip("0").rstrip(".") if digits else text
 
 
 def plan_setup(gpu: Gpu, count: int) -> Setup:

@@ -252,6 +252,12 @@
           return;
         }
         showNote(note, addressNote);
+        if (engine === shared.llama_cpp.key && model.context_window && asked.request.context > model.context_window) {
+          // as `plan --engine llama.cpp` refuses it: the window, and no figures
+          showNote(note, addressNote.concat([fill(text.does_not_start, { reason: fill(text.context_beyond_window,
+            { window: format.number(model.context_window) }) })]));
+          return;
+        }
         if (engine === shared.llama_cpp.key) {
           showLlamaCpp(root, P.llamaCppPlan(model, shared, asked.gpu, asked.count, asked.request), text, format, why);
           writeAddress(form, names);

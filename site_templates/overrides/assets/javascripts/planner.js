@@ -36,8 +36,12 @@
     var match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(String(text)), decimals = match && (match[3] || "");
     return match && frac((match[1] ? -1n : 1n) * B(match[2] + decimals), 10n ** B(decimals.length));
   }
-  // planner.py _decimal_text: three decimals, trailing zeros dropped.
-  function decimalText(f) { return fracFloat(f).toFixed(3).replace(/0+$/, "").replace(/\.$/, ""); }
+  // planner.py _decimal_text: the share's exact decimal (shares are decimals, so the division ends).
+  function decimalText(f) {
+    for (var digits = 0; (10n ** B(digits)) % f[1] !== 0n && digits < 30; digits++);
+    var text = (f[0] * 10n ** B(digits) / f[1]).toString().padStart(digits + 1, "0");
+    return digits ? (text.slice(0, -digits) + "." + text.slice(-digits)).replace(/0+$/, "").replace(/\.$/, "") : text;
+  }
 
   // ---- the setup and the weights ------------------------------------------------------------
   function planSetup(gpu, count) {  // planner.py plan_setup: one machine, else machines of the largest shape
@@ -112,7 +116,14 @@
     var tier = s.reserve_tiers.find(function (t) { return t[0] === null || memory < t[0]; });
     var reserved = (split.tensor < 4 ? tier[1] : tier[2]) + split.tensor * split.pipeline / 8 * 1024;
     if (memory > s.large_gpu_mib) reserved = Math.max(reserved, s.large_gpu_reserve_mib);
-    return parseFraction(((memory - reserved) / memory).toFixed(3));
+    return roundTo3((memory - reserved) / memory);
+  }
+  // Python's round(x, 3): the nearest thousandth of x's exact value, an exact tie (x a multiple of
+  // 1/16, the only ties a double can hold at three decimals) to the even thousandth.
+  function roundTo3(x) {
+    var t = x * 1000, low = Math.floor(t);
+    if (Number.isInteger(x * 16) && t - low === 0.5) return frac(B(low % 2 ? low + 1 : low), 1000n);
+    return parseFraction(x.toFixed(3));
   }
   function sglangPool(p) {  // pool_bytes_per_token
     var cached = dtypeKinds(p).filter(function (k) { return !k[3]; });
@@ -149,10 +160,11 @@
   };
 
   // ---- the plan (planner.py) ----------------------------------------------------------------
-  function serveCommand(record, values, flags) {  // engine.py CommandTemplate.command
+  function serveCommand(record, values, flags, env) {  // engine.py CommandTemplate.command
     var t = record.command, lines = t.start.concat([t.tensor], values.pipeline > 1 ? [t.pipeline] : [],
       values.machines > 1 && t.machines ? [t.machines] : [], [t.context]);
     lines = lines.map(function (line) { return line.replace(/\{(\w+)\}/g, function (m, key) { return String(values[key]); }); });
+    lines[0] = env.concat([lines[0]]).join(" ");
     return lines.concat(flags.map(function (f) { return f.join(" "); })).join(" \\\n  ");
   }
 
@@ -160,10 +172,12 @@
   function plan(model, shared, gpu, count, request) {
     var record = shared.engines[request.engine], setup = planSetup(gpu, count), tensor = model.tensor_for[setup.gpusPerMachine - 1];
     var split = { tensor: tensor, pipeline: setup.gpusPerMachine * setup.machines / tensor }, context = request.context || model.window;
-    var rope = model.rope_override, flags = rope && context > rope.native ? rope.flags[request.engine].slice() : [];
+    var scaled = model.rope_override && context > model.rope_override.native;  // Plan.rope_scaled
+    var flags = scaled ? model.rope_override.flags[request.engine].slice() : [];
     if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
     if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
     var p = { model: model, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags,
+      env: scaled ? record.rope_env : [],
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
     p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split);
@@ -250,7 +264,7 @@
       max_context: p.maxContext, max_users: p.maxUsers, users_fit: p.starts && p.maxUsers >= p.request.users,
       verdict: !p.starts ? "does_not_start" : p.maxUsers >= p.request.users ? "starts" : "starts_for_fewer_users",
       decode_tokens_per_second: p.decodeTokensPerSecond, price_per_hour: p.pricePerHour,
-      command: serveCommand(p.record, values, p.flags),
+      command: serveCommand(p.record, values, p.flags, p.env),
     };
   }
   // plan_output.py answer_json()
@@ -305,7 +319,7 @@
     }
     var command = ["llama-server", "-m " + model.slug + "-" + request.quant + ".gguf", "--n-gpu-layers " + ngl]  // llama_server_command
       .concat(cpuMoe ? ["--n-cpu-moe " + cpuMoe] : [], ["--ctx-size " + cells],
-        model.rope_override && cells > model.rope_override.native
+        model.rope_override && context > model.rope_override.native
           ? [model.rope_override.flags[L.key].map(function (f) { return f.join(" "); }).join(" ")] : [],
         users > 1 ? ["--parallel " + users] : [],
         request.cacheType !== "f16" ? ["--cache-type-k " + request.cacheType + " --cache-type-v " + request.cacheType] : []);
