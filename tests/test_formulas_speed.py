@@ -92,7 +92,7 @@ def test_token_read_totals():
     ],
 )
 def test_decode_tokens_per_second(read, bandwidth, expected):
-    assert decode_tokens_per_second(read, bandwidth) == pytest.approx(expected, rel=1e-12)
+    assert decode_tokens_per_second(read.total, bandwidth) == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize(

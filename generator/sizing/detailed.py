@@ -200,7 +200,7 @@ def _speed(model: Model, setup: Setup, native: dict[str, int], cache: KvCache, c
         return None
     short = min(SHORT_CONTEXT, context)
     read = token_read(model, native, cache, short)
-    tokens_per_second = decode_tokens_per_second(read, bandwidth)
+    tokens_per_second = decode_tokens_per_second(read.total, bandwidth)
     offload = {}
     if model.architecture.moe is not None:
         offload = {

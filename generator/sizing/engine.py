@@ -31,7 +31,6 @@ CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequ
 # max_model_len (max_position_embeddings=32768 ...)"), SGLang likewise (model_config.py,
 # "User-specified context_length ... is greater than the derived context_length").
 CONTEXT_BEYOND_WINDOW = "context_beyond_window"
-REASONS = (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY, CONTEXT_DOES_NOT_FIT, CONTEXT_BEYOND_WINDOW)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from generator.sizing.formats import format_plan
 from generator.sizing.kv_cache import default_context
 from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
-from generator.sizing.speed import kv_read_cache, weights_read_bytes
+from generator.sizing.speed import decode_tokens_per_second, kv_read_cache, weights_read_bytes
 
 __all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "MEMORY_IN_USE", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
            "answer", "plan", "plan_that_starts", "plan_setup", "memory_at"]
@@ -136,7 +136,7 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     speed = None
     if gpu.bandwidth_bytes_per_second is not None:
         read = weights_read_bytes(model, request.precision) + kv_read_cache(model.architecture, request.kv_dtype).sequence_bytes(context)
-        speed = gpu.bandwidth_bytes_per_second * split.tensor / read  # speed.py: bandwidth / bytes read per token
+        speed = decode_tokens_per_second(read, gpu.bandwidth_bytes_per_second * split.tensor)
     return Plan(
         model=model, gpu=gpu, setup=setup, split=split, request=request, context=context,
         memory_fraction=account.memory_fraction, total_memory_bytes=engine_memory_bytes(gpu), weights_bytes=weights,

@@ -68,9 +68,10 @@ def kv_read_cache(arch: Architecture, kv_dtype: str) -> KvCache:
     return kv_cache(arch, 8 * kv_dtype_bytes(kv_dtype))
 
 
-def decode_tokens_per_second(read: TokenRead, bandwidth: int) -> float:
-    """One sequence, everything on GPUs whose combined bandwidth is `bandwidth` bytes/s."""
-    return bandwidth / read.total
+def decode_tokens_per_second(bytes_read: int, bandwidth: int) -> float:
+    """One sequence reading `bytes_read` per token, everything on GPUs whose combined bandwidth is
+    `bandwidth` bytes/s."""
+    return bandwidth / bytes_read
 
 
 def offloaded_tokens_per_second(read: TokenRead, gpu_bandwidth: int, link_bandwidth: int) -> float:
