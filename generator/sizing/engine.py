@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Callable, NamedTuple
 
-from generator.catalog.records import Gpu, RopeScaling
+from generator.catalog.records import Gpu, Model, RopeScaling
 
 GIB = 2**30
 MIB = 2**20
@@ -131,6 +131,12 @@ class Engine:
 def plain_number(value: Decimal) -> str:
     """4.0 -> "4.0", 1000000 -> "1000000": a catalog decimal as JSON writes it (no exponent)."""
     return str(int(value)) if value == int(value) and "." not in str(value) else str(value)
+
+
+def rope_scaling_at(model: Model, context: int) -> RopeScaling | None:
+    """The card's rope scaling, when `context` passes the length the model's config declares."""
+    rope = model.rope_scaling
+    return rope if rope is not None and context > rope.native_context else None
 
 
 def engine_memory_bytes(gpu: Gpu) -> int:

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from decimal import Decimal
 
 from generator.catalog.records import Gpu, Model, RopeScaling
-from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, round_up
+from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, plain_number, round_up, rope_scaling_at
 from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_file, tensor_bytes
 from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
 from generator.sizing.layer_kinds import layer_kinds
@@ -31,8 +31,7 @@ from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
     """The model card's YaRN for llama-server (Qwen3's card: `llama-server ... --rope-scaling yarn
     --rope-scale 4 --yarn-orig-ctx 32768`)."""
-    scale = str(int(rope.factor)) if rope.factor == int(rope.factor) else str(rope.factor)
-    return (("--rope-scaling", rope.rope_type), ("--rope-scale", scale),
+    return (("--rope-scaling", rope.rope_type), ("--rope-scale", plain_number(rope.factor.normalize())),
             ("--yarn-orig-ctx", str(rope.original_max_position_embeddings)))
 
 
@@ -283,8 +282,8 @@ def llama_server_command(plan: LlamaCppPlan) -> str:
     if plan.n_cpu_moe:
         command += f" \\\n  --n-cpu-moe {plan.n_cpu_moe}"
     command += f" \\\n  --ctx-size {plan.cells}"
-    rope = plan.model.rope_scaling
-    if rope is not None and plan.context > rope.native_context:  # each user's context (a slot of --parallel)
+    rope = rope_scaling_at(plan.model, plan.context)  # each user's context (a slot of --parallel)
+    if rope is not None:
         command += " \\\n  " + " ".join(f"{name} {value}" for name, value in rope_override(rope))
     if request.users > 1:
         command += f" \\\n  --parallel {request.users}"

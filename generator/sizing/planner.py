@@ -16,7 +16,7 @@ from fractions import Fraction
 from generator.catalog.records import Gpu, Model
 from generator.sizing.engine import (
     CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Engine, PlanRequest,
-    engine_memory_bytes,
+    engine_memory_bytes, rope_scaling_at,
 )
 from generator.sizing.engine_vllm import vllm_mxfp4_padding
 from generator.sizing.engines import SERVING_ENGINES
@@ -75,15 +75,9 @@ class Plan:
         return self.starts and self.max_users >= self.request.users
 
     @property
-    def rope_scaled(self) -> bool:
-        """Whether the context passes the length the model's config declares (the card's rope scaling)."""
-        rope = self.model.rope_scaling
-        return rope is not None and self.context > rope.native_context
-
-    @property
     def command(self) -> str:
         split, engine = self.split, self.engine_record
-        env = engine.rope_env if self.rope_scaled else ()
+        env = engine.rope_env if rope_scaling_at(self.model, self.context) else ()
         return engine.command.command(self.model.id, split.tensor, split.pipeline, self.setup.machines, self.context,
                                       self.flags, env)
 
@@ -91,8 +85,9 @@ class Plan:
     def flags(self) -> tuple[tuple[str, str], ...]:
         """The flags beyond the split and the context that this plan's options need."""
         request, engine, flags = self.request, self.engine_record, []
-        if self.rope_scaled:
-            flags += engine.rope_override(self.model.rope_scaling)  # the window past the config's length, as the card says
+        rope = rope_scaling_at(self.model, self.context)
+        if rope is not None:
+            flags += engine.rope_override(rope)  # the window past the config's length, as the card says
         if request.memory_fraction is not None:
             flags.append((engine.memory_fraction_flag, _decimal_text(request.memory_fraction)))
         if request.kv_dtype == "fp8":

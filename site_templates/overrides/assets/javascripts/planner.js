@@ -172,7 +172,7 @@
   function plan(model, shared, gpu, count, request) {
     var record = shared.engines[request.engine], setup = planSetup(gpu, count), tensor = model.tensor_for[setup.gpusPerMachine - 1];
     var split = { tensor: tensor, pipeline: setup.gpusPerMachine * setup.machines / tensor }, context = request.context || model.window;
-    var scaled = model.rope_override && context > model.rope_override.native;  // Plan.rope_scaled
+    var scaled = model.rope_override && context > model.rope_override.native;  // engine.py rope_scaling_at
     var flags = scaled ? model.rope_override.flags[request.engine].slice() : [];
     if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
     if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
