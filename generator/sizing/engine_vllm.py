@@ -51,13 +51,17 @@ class BatchDefaults:
     max_num_seqs: int
 
 
+def vllm_batch_tier(gpu: Gpu, memory_bytes: int) -> int:
+    """The row of VLLM_BATCH_TIERS `vllm serve` takes its defaults from (vllm/engine/arg_utils.py
+    get_batch_defaults): by memory, but an A100 of 80 GB keeps the small defaults."""
+    return next(index for index, (least, _, _) in enumerate(VLLM_BATCH_TIERS)
+                if memory_bytes >= least and (least != 70 * GIB or "A100" not in gpu.name))
+
+
 def vllm_batch_defaults(gpu: Gpu, memory_bytes: int) -> BatchDefaults:
-    """`vllm serve`'s defaults by GPU (vllm/engine/arg_utils.py get_batch_defaults): by memory, but
-    an A100 of 80 GB keeps the small defaults."""
-    for least, tokens, sequences in VLLM_BATCH_TIERS:
-        if memory_bytes >= least and (least != 70 * GIB or "A100" not in gpu.name):
-            return BatchDefaults(tokens, sequences)
-    raise AssertionError("the last tier takes any memory")
+    """`vllm serve`'s defaults by GPU."""
+    _, tokens, sequences = VLLM_BATCH_TIERS[vllm_batch_tier(gpu, memory_bytes)]
+    return BatchDefaults(tokens, sequences)
 
 
 def vllm_mxfp4_padding(gpu: Gpu) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from generator.catalog.records import Gpu, Model
 from generator.sizing.formats import format_table
-from generator.sizing.planner import Plan, PlanRequest, plan_that_starts
+from generator.sizing.planner import CONTEXT_BEYOND_WINDOW, Plan, PlanRequest, plan_that_starts
 from generator.sizing.size_report import PRECISIONS
 
 
@@ -21,6 +21,11 @@ class FitRow:
     model: Model
     fits: bool
     plan: Plan  # the largest format that fits; when none does, the smallest format's plan
+
+    @property
+    def beyond_window(self) -> bool:
+        """It does not fit because the context asked passes the model's window."""
+        return self.plan.reason == CONTEXT_BEYOND_WINDOW
 
 
 def precisions_largest_first(model: Model) -> tuple[str, ...]:

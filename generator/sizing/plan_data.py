@@ -21,7 +21,7 @@ from generator.sizing.engine_sglang import (
 )
 from generator.sizing.engine_vllm import (
     VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
-    activation_peak, vllm_batch_defaults, vllm_mxfp4_padding,
+    activation_peak, vllm_batch_tier, vllm_mxfp4_padding,
 )
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.fit import precisions_largest_first
@@ -133,12 +133,6 @@ def _first_url(source: Source | None) -> str | None:
     return next((text for text, is_url in source.parts if is_url), None) if source else None
 
 
-def _batch_tier(gpu: Gpu) -> int:
-    defaults = vllm_batch_defaults(gpu, engine_memory_bytes(gpu))
-    return next(index for index, (_, tokens, sequences) in enumerate(VLLM_BATCH_TIERS)
-                if (tokens, sequences) == (defaults.max_num_batched_tokens, defaults.max_num_seqs))
-
-
 def gpu_tables(gpu: Gpu) -> dict:
     return {
         "slug": gpu.slug,
@@ -150,7 +144,7 @@ def gpu_tables(gpu: Gpu) -> dict:
         "price_provider": gpu.price_provider,
         "price_date": gpu.price_date,
         "price_source": _first_url(gpu.sources.get("price_per_gpu_hour")),
-        "vllm_batch_tier": _batch_tier(gpu),
+        "vllm_batch_tier": vllm_batch_tier(gpu, engine_memory_bytes(gpu)),
         "mxfp4_padding": _padding_key(vllm_mxfp4_padding(gpu)),
     }
 
