@@ -15,7 +15,7 @@ import re
 import pytest
 
 from generator.catalog.loader import load_catalog
-from tests.conftest import CONTENT
+from tests.conftest import CONTENT, twin
 
 CATALOG = load_catalog(CONTENT)
 MODELS = {model.slug: model for model in CATALOG.models}
@@ -74,3 +74,15 @@ def test_the_calculators_default_question_stays_within_the_window(shipped_site):
             continue
         assert model.context_window is None or int(match.group(1)) <= model.context_window, page.name
         assert html.unescape(model.id) in text
+
+
+
+@pytest.mark.parametrize("lang, label", [("en", "Rope scaling past the config's length"),
+                                         ("pt", "Rope scaling além do comprimento do config")])
+def test_the_rope_scaling_a_command_carries_is_cited_on_the_page(lang, label):
+    scaled = [model for model in CATALOG.models if model.rope_scaling is not None]
+    assert len(scaled) >= 9
+    for model in scaled:
+        lines = twin(CATALOG, lang, f"models/{model.slug}").splitlines()
+        cited = [line for line in lines if line.startswith(f"- {label}: ")]
+        assert len(cited) == 1 and model.sources["rope_scaling"].parts[0][0].replace("_", "\\_") in cited[0], model.slug

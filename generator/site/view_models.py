@@ -178,6 +178,7 @@ MODEL_FACTS = (
     "experts",
     "experts_per_token",
     "context_window",
+    "rope_scaling",
     "precision",
     "license",
     "release_date",
