@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from generator.catalog import schema
-from generator.catalog.records import CHECKPOINT_FORMATS, COMPONENTS
+from generator.catalog.records import CHECKPOINT_FORMATS, CHECKPOINT_SCHEMES, COMPONENTS
 from generator.catalog.schema import Field
 
 # Bounds on every number: what `check` refuses rather than let the build fail on (Decimal
@@ -43,6 +43,16 @@ MODEL_FIELDS = {
     "rope_scaling": Field(schema.rope_scaling(CONTEXT, schema.decimal_number(Decimal(1), Decimal(1000)),
                                               schema.decimal_number(Decimal(1), Decimal(10**12))), sourced=True),
     "architecture": Field(schema.mapping),
+    # quantized checkpoints readers serve, preferred first: each a CHECKPOINT_FIELDS mapping
+    "checkpoints": Field(schema.mappings(20)),
+}
+CHECKPOINT_FIELDS = {
+    "id": Field(schema.repo_id, required=True),
+    "scheme": Field(schema.one_of(*CHECKPOINT_SCHEMES), required=True),
+    "quantized": Field(schema.distinct_list(schema.one_of(*COMPONENTS), len(COMPONENTS), "components"), required=True),
+    "layers_kept": Field(schema.distinct_list(COUNT, 10**3, "layer indexes")),
+    "source": Field(NOTE, required=True),  # its model card or config.json: where the scheme is read
+    "note": Field(REMARK),
 }
 
 _int, _count, _flag = DIMENSION, COUNT, schema.boolean

@@ -6,8 +6,8 @@ from types import MappingProxyType
 
 from generator.catalog import schema
 from generator.catalog.architecture_reader import read_architecture
-from generator.catalog.fields import MODEL_FIELDS, REMARK
-from generator.catalog.records import ApiPrice, Model, Source
+from generator.catalog.fields import CHECKPOINT_FIELDS, MODEL_FIELDS, REMARK
+from generator.catalog.records import ApiPrice, Checkpoint, Model, Source
 from generator.catalog.schema import Problems, read_record
 from generator.catalog.slugs import slugify
 from generator.catalog.yaml_file import YamlFile
@@ -48,6 +48,32 @@ def _inconsistencies(values: dict, slug: str, stem: str) -> list[tuple[str, str]
     return [(field, message) for bad, field, message in checks if bad]
 
 
+def _read_checkpoints(file: YamlFile, entries: list, values: dict, problems: Problems) -> tuple[Checkpoint, ...] | None:
+    """The `checkpoints` list, each entry checked against CHECKPOINT_FIELDS and against the model."""
+    before, found, seen = len(problems.lines), [], set()
+    layers = (values.get("architecture") or {}).get("layers")
+    for index, entry in enumerate(entries):
+        where = f"checkpoints.{index}."
+        record = read_record(file, entry, where, CHECKPOINT_FIELDS, problems)
+        if record is None:
+            continue
+        fields, _ = record
+        bad = [
+            (fields["id"] == values["id"], "id", "is the published checkpoint (the model's id): list only other checkpoints"),
+            (fields["id"] in seen, "id", f"{fields['id']} is listed twice"),
+            (isinstance(layers, int) and any(i >= layers for i in fields.get("layers_kept", ())), "layers_kept",
+             f"layer indexes must be below the model's {layers} layers"),
+        ]
+        for wrong, field, message in bad:
+            if wrong:
+                problems.add(file, f"{where}{field}", f"{where}{field}", message)
+        seen.add(fields["id"])
+        note = fields.get("note")
+        found.append(Checkpoint(fields["id"], fields["scheme"], fields["quantized"], Source(fields["source"], note),
+                                tuple(sorted(fields.get("layers_kept", ())))))
+    return None if len(problems.lines) > before else tuple(found)
+
+
 def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
     """The model in `file` (named `stem`.yaml), or None after adding its problems."""
     todos = schema.todo_paths(file.data)
@@ -72,15 +98,17 @@ def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
         # the block's note passed read_architecture's check: read it again as localized text
         note = block.get("note")
         sources["architecture"] = Source(block["source"], None if note is None else REMARK(note))
-    if found:
+    checkpoints = _read_checkpoints(file, values.get("checkpoints", []), values, problems)
+    if found or checkpoints is None:
         return None
-    # every field of MODEL_FIELDS is the Model attribute of the same name, but these three
-    built = {"weights", "architecture", "api_price"}
+    # every field of MODEL_FIELDS is the Model attribute of the same name, but these four
+    built = {"weights", "architecture", "api_price", "checkpoints"}
     return Model(
         **{name: values.get(name) for name in MODEL_FIELDS if name not in built},
         slug=slug,
         weights_url=values["weights"],
         architecture=architecture,
         api_price=ApiPrice(**values["api_price"]) if "api_price" in values else None,
+        checkpoints=checkpoints,
         sources=MappingProxyType(sources),
     )

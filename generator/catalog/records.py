@@ -56,6 +56,9 @@ COMPONENTS = (
     "vision",
 )
 CHECKPOINT_FORMATS = ("bf16", "f32", "fp8_block128", "mxfp4")
+# How a quantized checkpoint stores its matrices (formats.py gives each one's bits and scales).
+CHECKPOINT_SCHEMES = ("bf16", "fp8_block128", "fp8_channel", "fp8_tensor", "int8_channel", "int8_g128_zp", "int4_g128",
+                      "int4_g128_zp", "nvfp4", "mxfp4")
 
 
 @dataclass(frozen=True)
@@ -190,6 +193,19 @@ class RopeScaling:
 
 
 @dataclass(frozen=True)
+class Checkpoint:
+    """A checkpoint of the model other than the published one (a quantization readers serve): the
+    repo, how it stores the matrices of the parts it quantizes, and where that is read. Everything
+    else (embeddings, head, norms, the parts not listed) stays at 16 bits."""
+
+    id: str  # Hugging Face repo id
+    scheme: str  # one of CHECKPOINT_SCHEMES
+    quantized: tuple[str, ...]  # COMPONENTS whose matrices are stored in `scheme`
+    source: Source
+    layers_kept: tuple[int, ...] = ()  # layers whose quantized parts stay at 16 bits (Meta's FP8)
+
+
+@dataclass(frozen=True)
 class Model:
     id: str  # Hugging Face repo id, e.g. "moonshotai/Kimi-K3"
     name: str
@@ -206,6 +222,7 @@ class Model:
     architecture: Architecture | None = None
     api_price: ApiPrice | None = None
     rope_scaling: RopeScaling | None = None  # needed past the config's length to serve the window
+    checkpoints: tuple[Checkpoint, ...] = ()  # quantized checkpoints readers serve, preferred first
     sources: Mapping[str, Source] = field(default_factory=_no_sources)  # field -> provenance
 
     @property

@@ -159,6 +159,31 @@ def one_of(*choices: str) -> Callable[[Any], str]:
     return check
 
 
+def mappings(limit: int) -> Callable[[Any], list]:
+    """A list of 1 to `limit` mappings (each checked by its reader)."""
+
+    def check(value: Any) -> list:
+        if not isinstance(value, list) or not 1 <= len(value) <= limit or not all(isinstance(v, dict) for v in value):
+            raise ValueError(f"must be a list of 1 to {limit} mappings of field: value")
+        return value
+
+    return check
+
+
+def distinct_list(item: Callable[[Any], Any], limit: int, what: str) -> Callable[[Any], tuple]:
+    """A list of 1 to `limit` distinct values, each passing `item` (`what` names them in the error)."""
+
+    def check(value: Any) -> tuple:
+        if not isinstance(value, list) or not 1 <= len(value) <= limit:
+            raise ValueError(f"must be a list of 1 to {limit} {what}")
+        items = tuple(item(entry) for entry in value)
+        if len(set(items)) != len(items):
+            raise ValueError(f"must list each of the {what} once (got {shown(value)})")
+        return items
+
+    return check
+
+
 def api_price(price: Callable[[Any], Decimal]) -> Callable[[Any], dict[str, Decimal]]:
     keys = ("input", "cached_input", "output")
 
