@@ -22,7 +22,8 @@ from generator.cli.size_output import report_json, report_text
 from generator.cli.plan_output import answer_json, answer_text, llama_cpp_json, llama_cpp_text
 from generator.sizing.engine import KV_DTYPES
 from generator.sizing.engine_vllm import VLLM_UTILIZATION
-from generator.sizing.engines import ENGINES
+from generator.sizing.checkpoints import served_weights
+from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.planner import PlanRequest, answer
 from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
@@ -106,7 +107,11 @@ def _parser() -> argparse.ArgumentParser:
                       f"(default: vLLM {float(VLLM_UTILIZATION):g}; SGLang's own rule by GPU size)")
     plan.add_argument("--kv-dtype", choices=list(KV_DTYPES), default="auto", help="KV cache type (default: auto, 16-bit)")
     plan.add_argument("--precision", choices=list(PRECISIONS), default="native",
-                      help="weights at 16 bits, 8 bits (FP8), 4 bits, or as published (default: native)")
+                      help="weights at 16 bits, 8 bits or 4 bits, or as published (default: native): the published "
+                      "checkpoint when it is of that precision, else the first quantized checkpoint the catalog lists "
+                      "for the model, else at 8 bits vLLM's on-the-fly FP8 (--quantization fp8)")
+    plan.add_argument("--checkpoint", metavar="REPO",
+                      help="serve this one of the model's checkpoints (a repo id its catalog file lists) instead")
     gguf = plan.add_argument_group("llama.cpp (--engine llama.cpp: a GGUF file, layers on the GPUs, the rest in RAM)")
     gguf.add_argument("--quant", choices=list(PRESETS), default="Q4_K_M", help="llama-quantize preset of the file (default: Q4_K_M)")
     gguf.add_argument("--n-gpu-layers", type=_whole_number(LAYERS), metavar="N",
@@ -301,7 +306,9 @@ def _plan(catalog, args) -> int:
         return 2
     request = PlanRequest(engine=args.engine, context=args.context, users=args.users,
                           memory_fraction=args.memory_fraction, kv_dtype=args.kv_dtype,
-                          precision=PRECISIONS[args.precision])
+                          precision=PRECISIONS[args.precision], checkpoint=args.checkpoint)
+    if _no_checkpoint(model, request, args):
+        return 2
     result = answer(model, gpu, args.count, request)
     print(json.dumps(answer_json(result), indent=2) if args.json else answer_text(result))
     return 0
@@ -365,6 +372,23 @@ def _import_prices(catalog, args) -> int:
         was = "no price" if old.price_per_gpu_hour is None else f"{old.price_per_gpu_hour} ({old.price_provider}, {old.price_date})"
         print(f"  {row.gpu}: {was} → {row.price} ({row.provider}, {row.date})")
     return 0
+
+
+def _no_checkpoint(model, request, args) -> bool:
+    """No weights of the precision (or repo) asked that the engine serves: one line saying which
+    checkpoints there are and where 4 bits are (a GGUF file, with llama.cpp)."""
+    engine = SERVING_ENGINES[request.engine]
+    if served_weights(model, request.precision, engine, request.checkpoint) is not None:
+        return False
+    listed = ", ".join([model.id, *(c.id for c in model.checkpoints)])
+    if request.checkpoint is not None:
+        print(f"plan: --checkpoint: {_one_line(request.checkpoint)[:100]!r} is not a checkpoint of {model.slug} in the "
+              f"catalog (its checkpoints: {listed})", file=sys.stderr)
+        return True
+    print(f"plan: --precision {args.precision}: no {args.precision}-bit checkpoint of {_one_line(model.name)[:100]} that "
+          f"{engine.name} serves is in the catalog (its checkpoints: {listed}); "
+          f"`plan {model.slug} --gpu {args.gpu} --engine {LLAMA_CPP.key}` sizes a GGUF file", file=sys.stderr)
+    return True
 
 
 def _beyond_window(model, args) -> bool:

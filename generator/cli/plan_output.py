@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from generator.sizing.engine import CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, GIB, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT
+from generator.sizing.engine import (
+    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, GIB, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT,
+)
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
 from generator.sizing.planner import Answer, Plan
 
@@ -12,6 +14,7 @@ REASONS = {
     NO_KV_MEMORY: "the weights load, but the runtime's own memory leaves nothing for the KV cache",
     CONTEXT_DOES_NOT_FIT: "the KV cache cannot hold one sequence of the context",
     CONTEXT_BEYOND_WINDOW: "the context is longer than the model's context window",
+    NO_CHECKPOINT: "no checkpoint of the model at that precision is listed for this engine",
 }
 
 
@@ -33,6 +36,7 @@ def plan_json(plan: Plan) -> dict:
         "context": plan.context,
         "users": plan.request.users,
         "precision": plan.request.precision,
+        "checkpoint": plan.weights and plan.weights.repo,  # the repo the command serves
         "kv_dtype": plan.request.kv_dtype,
         "memory_fraction": float(plan.memory_fraction),
         "total_memory_bytes_per_gpu": plan.total_memory_bytes,
@@ -76,8 +80,8 @@ def plan_text(plan: Plan) -> str:
         f"{plan.model.name} on {setup.total_gpus} × {plan.gpu.name}{machines}, "
         f"{plan.engine_record.name} {plan.engine_version}",
         f"tensor parallel {split.tensor}, pipeline {split.pipeline}; context {plan.context:,} tokens, "
-        f"{plan.request.users} user{'s' if plan.request.users != 1 else ''}, weights {plan.request.precision}, "
-        f"KV {plan.request.kv_dtype}, {fraction} {float(plan.memory_fraction):g}",
+        f"{plan.request.users} user{'s' if plan.request.users != 1 else ''}, weights {plan.request.precision}"
+        + (f" ({plan.weights.repo})" if plan.weights else "") + f", KV {plan.request.kv_dtype}, {fraction} {float(plan.memory_fraction):g}",
         "",
         "  per GPU",
         f"    memory the engine sees  {_gib(plan.total_memory_bytes):>14}",
@@ -104,7 +108,8 @@ def plan_text(plan: Plan) -> str:
         lines.append(f"  decode (upper bound)    {plan.decode_tokens_per_second:,.1f} tokens/s per sequence")
     if plan.starts and plan.price_per_hour is not None:
         lines.append(f"  price                   ${plan.price_per_hour:,.2f}/hour")
-    lines += ["", plan.command if plan.starts else f"# does not start as printed\n{plan.command}"]
+    if plan.command is not None:
+        lines += ["", plan.command if plan.starts else f"# does not start as printed\n{plan.command}"]
     return "\n".join(lines)
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Mapping
 
-from generator.sizing.formats import FORMATS, Format, FormatSize, format_table
+from generator.sizing.checkpoints import ServedWeights, listed_weights, published_weights
+from generator.sizing.formats import FORMATS, Format, FormatSize, bytes_by_component, format_table
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
 from generator.sizing.engine_sglang import SGLANG
 from generator.sizing.engine_vllm import VLLM
@@ -104,6 +105,20 @@ class Speed:
 
 
 @dataclass(frozen=True)
+class CheckpointRow:
+    """One checkpoint a reader can serve (the published one first), and its weights as stored."""
+
+    weights: ServedWeights
+    bytes: int
+
+
+def checkpoint_rows(model: Model) -> tuple[CheckpointRow, ...]:
+    """The published checkpoint, then the quantized ones of the catalog in its order."""
+    served = [published_weights(model), *(listed_weights(model, c) for c in model.checkpoints)]
+    return tuple(CheckpointRow(w, sum(bytes_by_component(model, w.stored).values())) for w in served)
+
+
+@dataclass(frozen=True)
 class DetailedSizing:
     params_by_component: dict[str, int]
     native_bytes_by_component: dict[str, int]
@@ -122,6 +137,7 @@ class DetailedSizing:
     max_machines: int = MAX_MACHINES
     engine_name: str = VLLM.name  # of the setups' plans
     format_specs: Mapping[str, Format] = field(default_factory=lambda: FORMATS)  # what the formats table's rows are made of
+    checkpoints: tuple[CheckpointRow, ...] = ()
 
     @property
     def headline_short_of_context(self) -> bool:
@@ -253,5 +269,6 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         serving=serving,
         gpu_rows=rows,
         speed=_speed(model, serving.setup, native.by_component, kv16, context) if serving else None,
+        checkpoints=checkpoint_rows(model),
     )
 

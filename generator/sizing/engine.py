@@ -26,6 +26,9 @@ MEMORY_IN_USE = "memory_in_use"  # the fraction asks for more than is free once 
 WEIGHTS_DO_NOT_FIT = "weights_do_not_fit"
 NO_KV_MEMORY = "no_kv_memory"  # the weights load, nothing is left for the KV cache
 CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequence of the context
+# No checkpoint of the precision asked that the engine serves (checkpoints.py): no command loads
+# other weights than the verdict is for.
+NO_CHECKPOINT = "no_checkpoint"
 # A context past the model's window: vLLM refuses it before loading anything (vllm/config/model.py
 # _get_and_verify_max_len: "User-specified max_model_len (65536) is greater than the derived
 # max_model_len (max_position_embeddings=32768 ...)"), SGLang likewise (model_config.py,
@@ -71,7 +74,8 @@ class PlanRequest:
     users: int = 1
     memory_fraction: Fraction | None = None  # --gpu-memory-utilization / --mem-fraction-static; None: default
     kv_dtype: str = "auto"  # or "fp8"
-    precision: str = "native"  # a row of the formats table: native, bf16, fp8, 4bit
+    precision: str = "native"  # native, or the bits of checkpoints.PRECISION_BITS: bf16, fp8, 4bit
+    checkpoint: str | None = None  # a repo id of the model's checkpoints, instead of the first of `precision`
     max_num_batched_tokens: int | None = None  # vLLM; None: its default for the GPU
     max_num_seqs: int | None = None
 
@@ -116,6 +120,9 @@ class Engine:
     rope_env: tuple[str, ...] = ()  # settings the command needs with that override
     # (total memory, tensor-parallel size, the fraction asked) -> the fraction a remedy tries
     fitting_fraction: Callable[[int, int, Fraction], Fraction] | None = None
+    # the flags that quantize a 16-bit checkpoint to FP8 as it loads (checkpoints.py); () when the
+    # plans do not offer it for this engine
+    on_the_fly_fp8: tuple[tuple[str, str], ...] = ()
 
     def as_data(self) -> dict:
         """The record as the browser reads it (plan_data.py)."""

@@ -231,5 +231,6 @@ VLLM = Engine(
     kv_cache_dtype_flag="--kv-cache-dtype", fp8_kv_value="fp8",
     batch_flags=(("max_num_batched_tokens", "--max-num-batched-tokens"), ("max_num_seqs", "--max-num-seqs")),
     accounting=account, sequence_kv_bytes=sequence_kv_bytes, fitting_fraction=fitting_fraction, pads_mxfp4=True,
+    on_the_fly_fp8=(("--quantization", "fp8"),),
     rope_override=rope_override,
 )

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from generator.catalog.records import Gpu, Model
-from generator.sizing.formats import format_table
+from generator.sizing.checkpoints import PRECISION_BITS, published_weights, served_weights
+from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.planner import CONTEXT_BEYOND_WINDOW, Plan, PlanRequest, plan_that_starts
-from generator.sizing.size_report import PRECISIONS
 
 
 @dataclass(frozen=True)
@@ -28,16 +28,17 @@ class FitRow:
         return self.plan.reason == CONTEXT_BEYOND_WINDOW
 
 
-def precisions_largest_first(model: Model) -> tuple[str, ...]:
-    """The formats rows of `plan --precision`, largest weights first (ties: the published one first)."""
-    offered = set(PRECISIONS.values())
-    rows = [row for row in format_table(model) if row.key in offered]
-    return tuple(row.key for row in sorted(rows, key=lambda row: (-row.bytes, row.key != "native")))
+def precisions_largest_first(model: Model, engine: str) -> tuple[str, ...]:
+    """The precisions a plan with `engine` serves weights for (checkpoints.py), most bits first; the
+    published checkpoint as "native", in the place of its bits."""
+    published = published_weights(model).precision
+    served = [key for key in PRECISION_BITS if served_weights(model, key, SERVING_ENGINES[engine]) is not None]
+    return tuple("native" if key == published else key for key in served)
 
 
 def fit_row(model: Model, gpu: Gpu, count: int, request: PlanRequest) -> FitRow:
     plan = None
-    for precision in precisions_largest_first(model):
+    for precision in precisions_largest_first(model, request.engine):
         plan = plan_that_starts(model, gpu, count, replace(request, precision=precision), shorter=False)
         if plan.users_fit:
             return FitRow(model, True, plan)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 from types import MappingProxyType
-from typing import Mapping
+from typing import Iterator, Mapping, NamedTuple
 
-from generator.catalog.records import COMPONENTS, Model
+from generator.catalog.records import COMPONENTS, Architecture, Model
 from generator.sizing.weights import Tensors, tensors
 
 
@@ -19,12 +19,10 @@ from generator.sizing.weights import Tensors, tensors
 class Format:
     key: str
     bits: int  # bits per value, scales excluded
-    group: tuple[int, int] | None = None  # values sharing one scale: (rows, cols) of a block
-    scale_bytes: int = 0
-
-    @property
-    def scale_bits(self) -> int:
-        return 8 * self.scale_bytes
+    # values sharing one scale: (rows, cols) of a block; 0 spans the whole dimension (a scale per
+    # column or per tensor)
+    group: tuple[int, int] | None = None
+    scale_bits: int = 0  # per block: the scale, and the zero point where the format has one
 
     @property
     def group_values(self) -> int | None:
@@ -36,12 +34,26 @@ class Format:
 # MXFP4: 4-bit E2M1 values with one 8-bit E8M0 scale per 32 values (OCP Microscaling spec);
 # "q2": 2-bit values with a 16-bit scale per 32 values (2.5 bits per weight), a stand-in for the
 # low-bit community quantizations seed 000 discusses.
+# The quantized checkpoints' schemes (records.CHECKPOINT_SCHEMES), as their files store them:
+# fp8_channel: one float32 scale per output channel (llm-compressor FP8_DYNAMIC, Meta's
+# fbgemm_fp8); fp8_tensor: one float32 scale per tensor (ModelOpt FP8, vLLM's --quantization fp8);
+# int8_channel: one 16-bit scale per channel (W8A8); int4_g128: a 16-bit scale per 128 values
+# (compressed-tensors W4A16), and with a 4-bit zero point besides (AWQ, GPTQ's qzeros) int4_g128_zp;
+# int8_g128_zp: GPTQ at 8 bits, a 16-bit scale and an 8-bit zero point per 128 values;
+# nvfp4: one FP8 scale per 16 values (ModelOpt NVFP4; its one float32 per tensor is left out).
 FORMATS: Mapping[str, Format] = MappingProxyType({
     "f32": Format("f32", 32),
     "bf16": Format("bf16", 16),
-    "fp8_block128": Format("fp8_block128", 8, (128, 128), 4),
-    "mxfp4": Format("mxfp4", 4, (32, 1), 1),
-    "q2": Format("q2", 2, (32, 1), 2),
+    "fp8_block128": Format("fp8_block128", 8, (128, 128), 32),
+    "fp8_channel": Format("fp8_channel", 8, (0, 1), 32),
+    "fp8_tensor": Format("fp8_tensor", 8, (0, 0), 32),
+    "int8_channel": Format("int8_channel", 8, (0, 1), 16),
+    "int8_g128_zp": Format("int8_g128_zp", 8, (128, 1), 24),
+    "int4_g128": Format("int4_g128", 4, (128, 1), 16),
+    "int4_g128_zp": Format("int4_g128_zp", 4, (128, 1), 20),
+    "nvfp4": Format("nvfp4", 4, (16, 1), 8),
+    "mxfp4": Format("mxfp4", 4, (32, 1), 8),
+    "q2": Format("q2", 2, (32, 1), 16),
 })
 KEPT_FORMAT = "bf16"  # vectors, and whatever a plan leaves out, stay at 16 bits
 
@@ -54,25 +66,64 @@ def tensor_bytes(tensor: Tensors, format_key: str) -> int:
     if fmt.group is None:
         return values
     group_rows, group_cols = fmt.group
-    blocks = ceil(tensor.rows / group_rows) * ceil(tensor.cols / group_cols) * tensor.count
-    return values + blocks * fmt.scale_bytes
+    blocks = ceil(tensor.rows / (group_rows or tensor.rows)) * ceil(tensor.cols / (group_cols or tensor.cols)) * tensor.count
+    return values + blocks * fmt.scale_bits // 8
 
 
-def bytes_by_component(model: Model, formats: Mapping[str, str], default: str) -> dict[str, int]:
-    totals = dict.fromkeys(COMPONENTS, 0)
+class StoredFormats(NamedTuple):
+    """How a checkpoint stores its weights: a format per component, the format of the rest, and the
+    layers whose quantized components it keeps at 16 bits all the same (Meta's FP8 Llama-3.1-405B
+    keeps its first and last layers' MLP in BF16)."""
+
+    formats: Mapping[str, str]
+    default: str = KEPT_FORMAT
+    layers_kept: tuple[int, ...] = ()
+
+    def format_of(self, component: str) -> str:
+        return self.formats.get(component, self.default)
+
+
+def _span(arch: Architecture, component: str) -> range | None:
+    """The layers a component's per-layer tensors run over (dense MLP layers lead, MoE ones follow)."""
+    if component == "dense_mlp":
+        return range(arch.dense_mlp_layers)
+    if component in ("routed_experts", "shared_experts", "router_and_norms") and arch.moe is not None:
+        return range(arch.dense_mlp_layers, arch.layers)
+    if component == "attention" and arch.linear_attention is None:
+        return range(arch.layers)
+    return None
+
+
+def stored_tensors(model: Model, stored: StoredFormats) -> Iterator[tuple[Tensors, str]]:
+    """Every tensor of the model with the format it is stored in; a tensor of a quantized component
+    is cut in two where some of its layers are kept at 16 bits."""
     for tensor in tensors(model):
-        totals[tensor.component] += tensor_bytes(tensor, formats.get(tensor.component, default))
+        fmt = stored.format_of(tensor.component)
+        span = _span(model.architecture, tensor.component) if stored.layers_kept and fmt != KEPT_FORMAT else None
+        kept = sum(layer in span for layer in stored.layers_kept) if span else 0
+        if not kept or tensor.count % len(span):
+            yield tensor, fmt
+            continue
+        kept_count = tensor.count // len(span) * kept
+        yield Tensors(tensor.component, tensor.rows, tensor.cols, tensor.count - kept_count, tensor.shards), fmt
+        yield Tensors(tensor.component, tensor.rows, tensor.cols, kept_count, tensor.shards), KEPT_FORMAT
+
+
+def bytes_by_component(model: Model, stored: StoredFormats) -> dict[str, int]:
+    totals = dict.fromkeys(COMPONENTS, 0)
+    for tensor, fmt in stored_tensors(model, stored):
+        totals[tensor.component] += tensor_bytes(tensor, fmt)
     return totals
 
 
 # The rows of the formats table (seed 000, step 1): every weight at one format, the published
 # checkpoint, and a mixed ~2-bit quantization that keeps attention and the trunk at 8 bits.
 _MATRICES = ("attention", "dense_mlp", "routed_experts", "shared_experts", "extra_layers", "vision")
-FORMAT_PLANS: Mapping[str, tuple[Mapping[str, str], str]] = MappingProxyType(
+FORMAT_PLANS: Mapping[str, StoredFormats] = MappingProxyType(
     {
-        "bf16": (MappingProxyType({}), "bf16"),
-        "fp8": (MappingProxyType(dict.fromkeys(_MATRICES, "fp8_block128")), "bf16"),
-        "4bit": (MappingProxyType(dict.fromkeys(_MATRICES, "mxfp4")), "bf16"),
+        "bf16": StoredFormats(MappingProxyType({})),
+        "fp8": StoredFormats(MappingProxyType(dict.fromkeys(_MATRICES, "fp8_block128"))),
+        "4bit": StoredFormats(MappingProxyType(dict.fromkeys(_MATRICES, "mxfp4"))),
     }
 )
 
@@ -89,22 +140,26 @@ class FormatSize:
     by_component: dict[str, int]
 
 
-def format_plan(model: Model, key: str) -> tuple[Mapping[str, str], str]:
-    """(format per component, format of the rest) of a row of the formats table."""
+def format_plan(model: Model, key: str) -> StoredFormats:
+    """How a row of the formats table stores the weights."""
     if key == "native":
-        return model.architecture.formats, model.architecture.default_format
+        return published_formats(model)
     if key == "2bit":
-        return _two_bit_plan(model), KEPT_FORMAT
+        return StoredFormats(_two_bit_plan(model))
     return FORMAT_PLANS[key]
 
 
+def published_formats(model: Model) -> StoredFormats:
+    return StoredFormats(model.architecture.formats, model.architecture.default_format)
+
+
 def native_bytes(model: Model) -> dict[str, int]:
-    return bytes_by_component(model, *format_plan(model, "native"))
+    return bytes_by_component(model, published_formats(model))
 
 
 def format_table(model: Model) -> tuple[FormatSize, ...]:
     """Weights of the model in each format, largest first (native sits where its size puts it)."""
     keys = (*FORMAT_PLANS, "native", "2bit")
-    by_key = {key: bytes_by_component(model, *format_plan(model, key)) for key in keys}
+    by_key = {key: bytes_by_component(model, format_plan(model, key)) for key in keys}
     sized = [FormatSize(key, sum(parts.values()), parts) for key, parts in by_key.items()]
     return tuple(sorted(sized, key=lambda r: (-r.bytes, r.key)))

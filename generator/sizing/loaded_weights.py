@@ -10,12 +10,12 @@ the last.
 
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+from typing import NamedTuple
 
 from generator.catalog.records import Model
 from generator.sizing.engine import cdiv, round_up
-from generator.sizing.formats import tensor_bytes
-from generator.sizing.weights import Tensors, tensors
+from generator.sizing.formats import StoredFormats, stored_tensors, tensor_bytes
+from generator.sizing.weights import Tensors
 
 # NOTE: vLLM pads the vocabulary of VocabParallelEmbedding and ParallelLMHead to a multiple of 64
 # before splitting it over the GPUs (vllm/model_executor/layers/vocab_parallel_embedding.py:
@@ -59,16 +59,16 @@ class TensorShares(NamedTuple):
     output_head: int  # on the last stage
 
 
-def tensor_shares(model: Model, formats: Mapping[str, str], default: str, tensor_parallel: int,
+def tensor_shares(model: Model, stored: StoredFormats, tensor_parallel: int,
                   mxfp4_padding: tuple[int, int] | None = None) -> TensorShares:
-    """One GPU's share of each tensor, in the given formats. `mxfp4_padding`: (intermediate,
+    """One GPU's share of each tensor, in the checkpoint's formats. `mxfp4_padding`: (intermediate,
     hidden) multiples the engine pads MXFP4 experts to."""
     shares = {"layers": 0, "embeddings": 0, "output_head": 0}
-    for tensor in tensors(model):
+    for tensor, fmt in stored_tensors(model, stored):
         if tensor.component in NOT_LOADED:
             continue
         part = tensor.component if tensor.component in VOCAB_COMPONENTS else "layers"
-        shares[part] += _shard_bytes(tensor, formats.get(tensor.component, default), tensor_parallel, mxfp4_padding)
+        shares[part] += _shard_bytes(tensor, fmt, tensor_parallel, mxfp4_padding)
     return TensorShares(**shares)
 
 
@@ -84,8 +84,8 @@ def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int) -> int
     )
 
 
-def loaded_bytes_per_gpu(model: Model, formats: Mapping[str, str], default: str, tensor_parallel: int,
+def loaded_bytes_per_gpu(model: Model, stored: StoredFormats, tensor_parallel: int,
                          pipeline: int = 1, mxfp4_padding: tuple[int, int] | None = None) -> int:
-    """The weights on the fullest GPU: its share of each tensor, in the given formats."""
-    shares = tensor_shares(model, formats, default, tensor_parallel, mxfp4_padding)
+    """The weights on the fullest GPU: its share of each tensor, in the checkpoint's formats."""
+    shares = tensor_shares(model, stored, tensor_parallel, mxfp4_padding)
     return fullest_stage_bytes(shares, model.architecture.layers, pipeline)

@@ -25,7 +25,7 @@ from generator.sizing.engine_vllm import (
 )
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.fit import precisions_largest_first
-from generator.sizing.formats import format_plan
+from generator.sizing.checkpoints import served_weights, sized_formats
 from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
 from generator.sizing.kv_cache import default_context
 from generator.sizing.layer_kinds import kind_bytes
@@ -71,16 +71,23 @@ def model_tables(model: Model, largest_machine: int) -> dict:
     sizes = sorted(set(tensor_for))
     precisions = {}
     for key in PRECISIONS.values():
-        formats, default = format_plan(model, key)
+        # the weights a plan at this precision serves (checkpoints.py): the same for every engine
+        # that serves one, as on-the-fly FP8 is offered only where no checkpoint is; where none
+        # does, the formats table's figures, for a plan that says so (planner.py)
+        served = {engine.key: served_weights(model, key, engine) for engine in SERVING_ENGINES.values()}
+        weights = next((w for w in served.values() if w is not None), None)
+        stored = sized_formats(model, key, tuple(SERVING_ENGINES.values()))
         # [layers, embeddings, output head] on one GPU, per tensor-parallel size, for each padding
         # of MXFP4 experts an engine applies (only where the format has MXFP4 routed experts)
         paddings = [None]
-        if formats.get("routed_experts", default) == "mxfp4":
+        if stored.format_of("routed_experts") == "mxfp4":
             paddings += MXFP4_PADDINGS
         precisions[key] = {
-            "weights": {_padding_key(padding): {str(tp): list(tensor_shares(model, formats, default, tp, padding)) for tp in sizes}
+            "weights": {_padding_key(padding): {str(tp): list(tensor_shares(model, stored, tp, padding)) for tp in sizes}
                         for padding in paddings},
-            "read_bytes": weights_read_bytes(model, key),
+            "read_bytes": weights_read_bytes(model, stored),
+            "repo": weights and weights.repo, "flags": [list(flag) for flag in weights.flags] if weights else [],
+            "engines": [engine for engine, w in served.items() if w is not None],
         }
     kinds, reads = {}, {}
     for kv_dtype in KV_DTYPES:
@@ -92,7 +99,8 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "window": default_context(model), "context_window": model.context_window, "layers": arch.layers,
         "tensor_for": tensor_for,
         "precisions": precisions,
-        "precision_order": list(precisions_largest_first(model)),  # fit.py: the first that fits is the best
+        # per engine, fit.py's order: the first that fits is the best
+        "precision_order": {key: list(precisions_largest_first(model, key)) for key in SERVING_ENGINES},
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
         "kv_read": reads,  # per KV type: [per token, per window token, window, state] (kv_cache.py)
         # vLLM's profile-run peak per tensor-parallel size and batch tier (VLLM_BATCH_TIERS)

@@ -14,19 +14,19 @@ from decimal import Decimal
 from fractions import Fraction
 
 from generator.catalog.records import Gpu, Model
+from generator.sizing.checkpoints import ServedWeights, served_weights, sized_formats
 from generator.sizing.engine import (
-    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Engine, PlanRequest,
-    engine_memory_bytes, rope_scaling_at,
+    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Engine,
+    PlanRequest, engine_memory_bytes, rope_scaling_at,
 )
 from generator.sizing.engine_vllm import vllm_mxfp4_padding
 from generator.sizing.engines import SERVING_ENGINES
-from generator.sizing.formats import format_plan
 from generator.sizing.kv_cache import default_context
 from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
 from generator.sizing.speed import decode_tokens_per_second, kv_read_cache, weights_read_bytes
 
-__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "MEMORY_IN_USE", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
+__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
            "answer", "plan", "plan_that_starts", "plan_setup", "memory_at"]
 
 
@@ -51,6 +51,7 @@ class Plan:
     max_context: int  # the longest context that starts (0: none)
     max_users: int  # at `context`
     decode_tokens_per_second: float | None  # one sequence, upper bound from memory bandwidth
+    weights: ServedWeights | None  # what the command serves; None: no checkpoint of the precision asked
     changes: tuple[tuple[str, str], ...] = field(default=())  # flags added so that it starts
     refused: str | None = None  # why the flags asked for did not start, when `changes` are set
 
@@ -75,16 +76,20 @@ class Plan:
         return self.starts and self.max_users >= self.request.users
 
     @property
-    def command(self) -> str:
+    def command(self) -> str | None:
+        """The launch command; None where no checkpoint of the precision asked exists."""
+        if self.weights is None:
+            return None
         split, engine = self.split, self.engine_record
         env = engine.rope_env if rope_scaling_at(self.model, self.context) else ()
-        return engine.command.command(self.model.id, split.tensor, split.pipeline, self.setup.machines, self.context,
-                                      self.flags, env)
+        return engine.command.command(self.weights.repo, split.tensor, split.pipeline, self.setup.machines,
+                                      self.context, self.flags, env)
 
     @property
     def flags(self) -> tuple[tuple[str, str], ...]:
         """The flags beyond the split and the context that this plan's options need."""
-        request, engine, flags = self.request, self.engine_record, []
+        request, engine = self.request, self.engine_record
+        flags = list(self.weights.flags) if self.weights else []  # on-the-fly FP8
         rope = rope_scaling_at(self.model, self.context)
         if rope is not None:
             flags += engine.rope_override(rope)  # the window past the config's length, as the card says
@@ -121,16 +126,19 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     setup = plan_setup(gpu, count)
     split = parallel_sizes(model.architecture, setup)
     context = request.context or default_context(model)
-    formats, default = format_plan(model, request.precision)
+    served = served_weights(model, request.precision, engine, request.checkpoint)
+    # no checkpoint of that precision: the figures are another engine's or the formats table's, and
+    # the plan does not start
+    stored = served.stored if served else sized_formats(model, request.precision, tuple(SERVING_ENGINES.values()))
     padding = vllm_mxfp4_padding(gpu) if engine.pads_mxfp4 else None
-    weights = loaded_bytes_per_gpu(model, formats, default, split.tensor, split.pipeline, padding)
+    weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding)
     # the longest context a plan may offer: the model's window (a model whose window is not published: the context asked)
     window = model.context_window
     account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)))
-    reason = CONTEXT_BEYOND_WINDOW if window and context > window else account.reason
+    reason = NO_CHECKPOINT if served is None else CONTEXT_BEYOND_WINDOW if window and context > window else account.reason
     speed = None
-    if gpu.bandwidth_bytes_per_second is not None:
-        read = weights_read_bytes(model, request.precision) + kv_read_cache(model.architecture, request.kv_dtype).sequence_bytes(context)
+    if gpu.bandwidth_bytes_per_second is not None and served is not None:
+        read = weights_read_bytes(model, stored) + kv_read_cache(model.architecture, request.kv_dtype).sequence_bytes(context)
         speed = decode_tokens_per_second(read, gpu.bandwidth_bytes_per_second * split.tensor)
     return Plan(
         model=model, gpu=gpu, setup=setup, split=split, request=request, context=context,
@@ -138,8 +146,8 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
         non_kv_bytes=account.non_kv_bytes, available_kv_bytes=account.available_kv_bytes,
         kv_bytes_per_token=account.kv_bytes_per_token, kv_tokens=account.kv_tokens,
         max_concurrency=account.max_concurrency, starts=reason is None, reason=reason,
-        max_context=account.max_context, max_users=account.max_users if reason is None else 0,
-        decode_tokens_per_second=speed,
+        max_context=account.max_context if served else 0, max_users=account.max_users if reason is None else 0,
+        decode_tokens_per_second=speed, weights=served,
     )
 
 
@@ -169,7 +177,7 @@ def plan_that_starts(model: Model, gpu: Gpu, count: int, request: PlanRequest = 
     same context; else (when `shorter`) the same flags at the longest context that starts; else as
     asked."""
     asked = plan(model, gpu, count, request)
-    if asked.starts:
+    if asked.starts or asked.weights is None:
         return asked
     tried = [asked]
     fitting = asked.engine_record.fitting_fraction(asked.total_memory_bytes, asked.split.tensor, asked.memory_fraction)

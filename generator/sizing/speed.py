@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from generator.catalog.records import Architecture, Model
 from generator.sizing.engine import kv_dtype_bytes
-from generator.sizing.formats import bytes_by_component, format_plan
+from generator.sizing.formats import StoredFormats, bytes_by_component
 from generator.sizing.kv_cache import KvCache, kv_cache
 
 # NOTE: seed 000, step 5: system RAM reached over PCIe gives ~30 to 60 GB/s, NVMe ~3 to 14 GB/s.
@@ -57,10 +57,9 @@ def token_read(model: Model, weight_bytes: dict[str, int], cache: KvCache, conte
     )
 
 
-def weights_read_bytes(model: Model, precision: str) -> int:
-    """The weights one generated token reads, in a row of the formats table (formats.py)."""
-    formats, default = format_plan(model, precision)
-    return token_read(model, bytes_by_component(model, formats, default), kv_cache(model.architecture), 0).weights_bytes
+def weights_read_bytes(model: Model, stored: StoredFormats) -> int:
+    """The weights one generated token reads, stored as a checkpoint stores them (formats.py)."""
+    return token_read(model, bytes_by_component(model, stored), kv_cache(model.architecture), 0).weights_bytes
 
 
 def kv_read_cache(arch: Architecture, kv_dtype: str) -> KvCache:

@@ -67,7 +67,8 @@
   function sequenceBytes(read, tokens) { var t = B(tokens); return B(read[0]) * t + B(read[1]) * minBig(t, B(read[2])) + B(read[3]); }
   function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
   function dtypeKinds(p) { return p.model.kinds[p.request.kvDtype][p.split.tensor]; }
-  var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window"];
+  var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
+    "no_checkpoint"];
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
@@ -173,19 +174,23 @@
     var record = shared.engines[request.engine], setup = planSetup(gpu, count), tensor = model.tensor_for[setup.gpusPerMachine - 1];
     var split = { tensor: tensor, pipeline: setup.gpusPerMachine * setup.machines / tensor }, context = request.context || model.window;
     var scaled = model.rope_override && context > model.rope_override.native;  // engine.py rope_scaling_at
-    var flags = scaled ? model.rope_override.flags[request.engine].slice() : [];
+    // checkpoints.py served_weights: the repo the command serves and the flags its weights need
+    var weights = model.precisions[request.precision], served = weights.engines.indexOf(request.engine) >= 0;
+    var flags = served ? weights.flags.slice() : [];
+    if (scaled) flags = flags.concat(model.rope_override.flags[request.engine]);
     if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
     if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
     var p = { model: model, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags,
-      env: scaled ? record.rope_env : [],
+      env: scaled ? record.rope_env : [], repo: served ? weights.repo : null,
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
     p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split);
     var window = model.context_window;  // the longest context a plan may offer
     Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, window || Math.max(context, model.window)));
     if (window && context > window) Object.assign(p, { reason: REASONS[4], maxUsers: 0 });
+    if (!served) Object.assign(p, { reason: REASONS[5], maxUsers: 0, maxContext: 0 });
     p.starts = p.reason === null;
-    if (gpu.bandwidth_bytes_per_second) {
+    if (gpu.bandwidth_bytes_per_second && served) {
       var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[request.kvDtype], context);
       p.decodeTokensPerSecond = gpu.bandwidth_bytes_per_second * tensor / Number(read);
     }
@@ -203,7 +208,7 @@
   // `shorter` is false) the longest context that starts.
   function planThatStarts(model, shared, gpu, count, request, shorter) {
     var asked = plan(model, shared, gpu, count, request), tried = [asked];
-    if (asked.starts) return asked;
+    if (asked.starts || asked.repo === null) return asked;
     var fitting = fracMin(fracOf(shared.max_memory_fraction), ENGINES[asked.record.accounting].fitting(shared, asked)), options = [];
     var differs = asked.memoryFraction[0] !== fitting[0] || asked.memoryFraction[1] !== fitting[1];
     if (differs) options.push({ memoryFraction: fitting });
@@ -228,8 +233,8 @@
 
   // fit.py fit_row(): the largest format whose plan starts at the context and holds the users.
   function fitRow(model, shared, gpu, count, request) {
-    for (var i = 0, result = null; i < model.precision_order.length; i++) {
-      result = planThatStarts(model, shared, gpu, count, Object.assign({}, request, { precision: model.precision_order[i] }), false);
+    for (var i = 0, order = model.precision_order[request.engine], result = null; i < order.length; i++) {
+      result = planThatStarts(model, shared, gpu, count, Object.assign({}, request, { precision: order[i] }), false);
       if (result.starts && result.maxUsers >= result.request.users) return { fits: true, plan: result };
     }
     return { fits: false, plan: result };
@@ -251,12 +256,12 @@
 
   // plan_output.py plan_json(): the same field names and values.
   function planJson(p) {
-    var nonKv = {}, values = { model: p.model.id, tensor: p.split.tensor, pipeline: p.split.pipeline, machines: p.setup.machines, context: p.context };
+    var nonKv = {}, values = { model: p.repo, tensor: p.split.tensor, pipeline: p.split.pipeline, machines: p.setup.machines, context: p.context };
     Object.keys(p.nonKv).forEach(function (k) { nonKv[k] = Number(p.nonKv[k]); });
     return {
       model: p.model.id, gpu: p.gpu.slug, count: p.setup.gpusPerMachine * p.setup.machines, machines: p.setup.machines,
       engine: p.request.engine, engine_version: p.record.version, tp: p.split.tensor, pp: p.split.pipeline, context: p.context,
-      users: p.request.users, precision: p.request.precision, kv_dtype: p.request.kvDtype, memory_fraction: fracFloat(p.memoryFraction),
+      users: p.request.users, precision: p.request.precision, checkpoint: p.repo, kv_dtype: p.request.kvDtype, memory_fraction: fracFloat(p.memoryFraction),
       total_memory_bytes_per_gpu: Number(p.totalMemory), weights_bytes_per_gpu: Number(p.weights),
       kv_bytes_per_token_per_gpu: Number(p.kvBytesPerToken), non_kv_bytes_per_gpu: nonKv,
       available_kv_bytes_per_gpu: Number(maxBig(p.available, 0n)), short_bytes_per_gpu: Number(maxBig(-p.available, 0n)),
@@ -264,7 +269,7 @@
       max_context: p.maxContext, max_users: p.maxUsers, users_fit: p.starts && p.maxUsers >= p.request.users,
       verdict: !p.starts ? "does_not_start" : p.maxUsers >= p.request.users ? "starts" : "starts_for_fewer_users",
       decode_tokens_per_second: p.decodeTokensPerSecond, price_per_hour: p.pricePerHour,
-      command: serveCommand(p.record, values, p.flags, p.env),
+      command: p.repo === null ? null : serveCommand(p.record, values, p.flags, p.env),
     };
   }
   // plan_output.py answer_json()

@@ -1,0 +1,98 @@
+"""The weights a plan at one precision serves: the published checkpoint, a quantized checkpoint the
+catalog lists for the model, or the engine quantizing the published 16-bit weights to FP8 as it
+loads them. Never other weights than the verdict is for: where none of these exists, there is no
+plan at that precision. Pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from generator.catalog.records import Checkpoint, Model
+from generator.sizing.engine import Engine
+from generator.sizing.formats import FORMATS, KEPT_FORMAT, StoredFormats, format_plan, published_formats
+
+# The precisions a plan is asked for (`plan --precision`, the calculator's menu) and their bits.
+PRECISION_BITS = MappingProxyType({"bf16": 16, "fp8": 8, "4bit": 4})
+PUBLISHED = "published"  # the model's own repo, as its maker stores it
+CHECKPOINT = "checkpoint"  # a quantized checkpoint of the catalog
+ON_THE_FLY = "on_the_fly"  # the published 16-bit weights, quantized by the engine as it loads them
+# vLLM's --quantization fp8 on a 16-bit checkpoint: the matrices of the linear and MoE layers to
+# FP8 with one scale per tensor; the embeddings and the output head (not linear layers) stay at 16
+# bits (vllm/model_executor/layers/quantization/fp8.py, Fp8Config.get_quant_method). Since vLLM
+# PR #31914 the 16-bit weights stream in layer by layer, so the peak is the FP8 model (PR #37851).
+ON_THE_FLY_PARTS = ("attention", "dense_mlp", "routed_experts", "shared_experts")
+
+
+@dataclass(frozen=True)
+class ServedWeights:
+    """What the command serves: a repo, how its weights are stored, and the flags they need."""
+
+    repo: str
+    origin: str  # PUBLISHED, CHECKPOINT or ON_THE_FLY
+    stored: StoredFormats
+    precision: str  # the bits class: "bf16", "fp8" or "4bit"
+    checkpoint: Checkpoint | None = None
+    flags: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def bits(self) -> int:
+        return PRECISION_BITS[self.precision]
+
+
+def bits_class(stored: StoredFormats) -> str:
+    """"bf16", "fp8" or "4bit": the fewest bits any matrix of the checkpoint is stored in."""
+    bits = min(FORMATS[key].bits for key in (stored.default, *stored.formats.values()))
+    return "4bit" if bits <= 4 else "fp8" if bits <= 8 else "bf16"
+
+
+def checkpoint_formats(model: Model, checkpoint: Checkpoint) -> StoredFormats:
+    """The quantized components in the checkpoint's scheme, everything else at 16 bits."""
+    return StoredFormats(MappingProxyType(dict.fromkeys(checkpoint.quantized, checkpoint.scheme)), KEPT_FORMAT,
+                         checkpoint.layers_kept)
+
+
+def published_weights(model: Model) -> ServedWeights:
+    stored = published_formats(model)
+    return ServedWeights(model.id, PUBLISHED, stored, bits_class(stored))
+
+
+def listed_weights(model: Model, checkpoint: Checkpoint) -> ServedWeights:
+    stored = checkpoint_formats(model, checkpoint)
+    return ServedWeights(checkpoint.id, CHECKPOINT, stored, bits_class(stored), checkpoint)
+
+
+def served_weights(model: Model, precision: str, engine: Engine, repo: str | None = None) -> ServedWeights | None:
+    """The weights a plan at `precision` ("native" or a PRECISION_BITS key) serves with `engine`:
+    the published checkpoint when it is of that precision, else the first catalog checkpoint of it,
+    else (8 bits, a 16-bit published checkpoint, an engine that can) on-the-fly FP8; None when there
+    is none. `repo` picks one of the model's checkpoints by id instead."""
+    published = published_weights(model)
+    if repo is not None:
+        if repo == model.id:
+            return published
+        return next((listed_weights(model, c) for c in model.checkpoints if c.id == repo), None)
+    if precision in ("native", published.precision):
+        return published
+    for checkpoint in model.checkpoints:
+        listed = listed_weights(model, checkpoint)
+        if listed.precision == precision:
+            return listed
+    if precision == "fp8" and published.precision == "bf16" and engine.on_the_fly_fp8:
+        stored = StoredFormats(MappingProxyType(dict.fromkeys(ON_THE_FLY_PARTS, "fp8_tensor")))
+        return ServedWeights(model.id, ON_THE_FLY, stored, "fp8", None, engine.on_the_fly_fp8)
+    return None
+
+
+def served_precisions(model: Model, engine: Engine) -> tuple[str, ...]:
+    """The precisions of PRECISION_BITS a plan can serve with `engine`, most bits first."""
+    return tuple(key for key in PRECISION_BITS if served_weights(model, key, engine) is not None)
+
+
+def sized_formats(model: Model, precision: str, engines: tuple[Engine, ...]) -> StoredFormats:
+    """The formats a plan's figures use: those of the weights one of `engines` serves at
+    `precision` (the same for all that serve one), else the formats table's row, for a plan that
+    does not start for want of a checkpoint."""
+    served = (served_weights(model, precision, engine) for engine in engines)
+    return next((weights.stored for weights in served if weights is not None), None) or format_plan(model, precision)
