@@ -269,6 +269,7 @@
         // three verdicts: it starts for the users asked, for fewer of them, or not at all
         setOut(root, "starts", !out.starts ? text.no : out.users_fit ? text.yes : fill(text.starts_for_fewer_users,
           { users: format.number(out.max_users), asked: format.number(out.users) }), out.verdict);
+        setOut(root, "checkpoint", out.checkpoint === null ? "–" : out.checkpoint, out.checkpoint);
         setOut(root, "weights_bytes_per_gpu", fill(text.gb, { value: format.gb(out.weights_bytes_per_gpu) }), out.weights_bytes_per_gpu);
         setOut(root, "available_kv_bytes_per_gpu", fill(text.gb, { value: format.gb(out.available_kv_bytes_per_gpu) }), out.available_kv_bytes_per_gpu);
         setOut(root, "kv_tokens", format.number(out.kv_tokens), out.kv_tokens);
@@ -281,7 +282,8 @@
         setOut(root, "price_per_hour", !ran ? "–" : out.price_per_hour === null ? text.no_price
           : fill(text.per_hour, { value: format.money(out.price_per_hour) }), ran && out.price_per_hour);
         // the command printed is one that starts: the remedy's, when the flags asked do not
-        setOut(root, "command", out.remedy ? out.remedy.command : out.starts ? out.command
+        // (no checkpoint at the bits asked: no command, never one that loads other weights)
+        setOut(root, "command", out.remedy ? out.remedy.command : out.starts ? out.command : out.command === null ? "–"
           : text.does_not_start_command + "\n" + out.command, out.remedy ? true : out.starts);
         var lines = [];
         var reason = out.reason && fill(text[out.reason], { window: format.number(model.context_window) });
@@ -338,7 +340,7 @@
           row.dataset.decode = String(result.fits && plan.decodeTokensPerSecond ? plan.decodeTokensPerSecond : 0);
           cell(row, "fits", result.fits ? text.yes : plan.reason === "context_beyond_window"
             ? fill(text.beyond_window, { window: format.number(model.context_window) }) : text.no);
-          cell(row, "precision", result.fits ? text.formats[plan.request.precision] : "–");
+          cell(row, "precision", result.fits ? text.formats[plan.request.precision] + " (" + plan.repo + ")" : "–");
           cell(row, "max_context", plan.maxContext ? format.number(plan.maxContext) : "–");
           cell(row, "decode", result.fits && plan.decodeTokensPerSecond !== null ? format.rate(plan.decodeTokensPerSecond) : "–");
           ["gpu", "gpu-memory-gb", "gpu-bandwidth-gbs", "count", "context", "users", "engine", "kv-dtype"].forEach(function (name) {
