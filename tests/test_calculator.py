@@ -225,6 +225,50 @@ def test_the_fit_page_answers_like_plan(page, server, fixture_catalog, lang):
     assert page.problems == []
 
 
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_a_4_bit_question_serves_a_4_bit_checkpoint(page, server, fixture_catalog, lang):
+    """Weights at 4 bits: the figures, the checkpoint shown and the command are those of the model's
+    4-bit checkpoint (plan --precision 4), never the published BF16 repo."""
+    query = "?gpu=rtx-4090&count=1&context=16384&users=2&engine=vllm&kv-dtype=auto&precision=4bit"
+    open_calculator(page, server, lang, "llama-3-1-8b-instruct", query)
+    model, gpu = model_and_gpu(fixture_catalog, "llama-3-1-8b-instruct", "rtx-4090")
+    expected = answer_json(answer(model, gpu, 1, PlanRequest(context=16384, users=2, precision="4bit")))
+    assert expected["checkpoint"] == "RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16" and expected["starts"]
+    shown = outputs(page)
+    assert int(shown["weights_bytes_per_gpu"]) == expected["weights_bytes_per_gpu"]
+    assert page.locator("#calculator [data-out='checkpoint']").inner_text() == expected["checkpoint"]
+    assert page.locator("#calculator [data-out='command']").inner_text() == expected["command"]
+    assert expected["command"].startswith("vllm serve RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16")
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_bits_without_a_checkpoint_print_no_command_and_say_why(page, server, fixture_catalog, lang):
+    """DeepSeek-V2 has no 4-bit checkpoint in the catalog: no command, and the note says so."""
+    open_calculator(page, server, lang, "deepseek-v2", "?gpu=h100-sxm&count=8&context=8192&users=1&engine=sglang&precision=4bit")
+    assert outputs(page)["starts"] == "does_not_start"
+    assert page.locator("#calculator [data-out='command']").inner_text() == "–"
+    assert page.locator("#calculator [data-out='checkpoint']").inner_text() == "–"
+    reasons = page.evaluate("() => JSON.parse(document.querySelector('[data-vram-text]').textContent)")
+    why = page.locator("#calculator [data-out='why']").inner_text()
+    assert reasons["no_checkpoint"] in why and "llama.cpp" in why and "GGUF" in why
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_fit_page_names_the_checkpoint_that_fits(page, server, fixture_catalog, lang):
+    """On one RTX 4090 at 131,072 tokens, Llama-3.1-8B's BF16 weights leave too little for the KV
+    cache; its 8-bit checkpoint fits, and the row names it (its link asks for that precision)."""
+    page.goto(f"{server}{lang}/fit.html?gpu=rtx-4090&count=1&context=131072&users=1")
+    page.wait_for_function("document.querySelector('[data-vram-fit] form') && !document.querySelector('[data-vram-fit] form').hidden")
+    model, gpu = model_and_gpu(fixture_catalog, "llama-3-1-8b-instruct", "rtx-4090")
+    row = fit_row(model, gpu, 1, PlanRequest(context=131072))
+    assert row.fits and row.plan.weights.checkpoint is not None
+    cell = page.locator("tr[data-model='llama-3-1-8b-instruct'] [data-out='precision']").inner_text()
+    assert cell.endswith(f"({row.plan.weights.repo})")
+    assert page.problems == []
+
+
 def test_the_fit_page_without_javascript_is_a_table(browser, server):
     context = browser.new_context(java_script_enabled=False)
     static = context.new_page()

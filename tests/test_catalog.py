@@ -147,6 +147,36 @@ def test_a_rope_scaling_recipe_must_serve_the_window(content_copy, rope, expecte
     assert any(problem.endswith(expected) for problem in raised.value.problems), raised.value.problems
 
 
+CHECKPOINT = "  - id: %s\n    scheme: %s\n    quantized: [%s]\n    source: https://example.org/card\n"
+
+
+@pytest.mark.parametrize("entries, expected", [
+    ([("org/model-FP8", "fp8_channel", "attention, dense_mlp")], None),
+    ([("org/model-FP8", "fp9", "attention")], "checkpoints.0.scheme: must be one of bf16, fp8_block128, fp8_channel, "
+     "fp8_tensor, int8_channel, int8_g128_zp, int4_g128, int4_g128_zp, nvfp4, mxfp4 (got 'fp9')"),
+    ([("org/model-FP8", "fp8_channel", "attention, lm_head")], "checkpoints.0.quantized: must be one of embeddings, "
+     "attention, dense_mlp, routed_experts, shared_experts, router_and_norms, output_head, extra_layers, vision (got 'lm_head')"),
+    ([("meta-llama/Llama-3.1-8B-Instruct", "fp8_channel", "attention")],
+     "checkpoints.0.id: is the published checkpoint (the model's id): list only other checkpoints"),
+    ([("org/model-FP8", "fp8_channel", "attention"), ("org/model-FP8", "int4_g128", "attention")],
+     "checkpoints.1.id: org/model-FP8 is listed twice"),
+    ([("org/model-FP8", "fp8_channel", "attention", "    layers_kept: [0, 32]\n")],
+     "checkpoints.0.layers_kept: layer indexes must be below the model's 32 layers"),
+])
+def test_a_checkpoint_entry_is_checked(content_copy, entries, expected):
+    path = content_copy / "models" / "llama-3-1-8b-instruct.yaml"
+    text = path.read_text()
+    text = text[:text.index("\ncheckpoints:")] + "\ncheckpoints:\n" + "".join(CHECKPOINT % entry[:3] + "".join(entry[3:]) for entry in entries)
+    path.write_text(text)
+    if expected is None:
+        model = next(m for m in load_catalog(content_copy).models if m.slug == "llama-3-1-8b-instruct")
+        assert [(c.id, c.scheme, c.quantized) for c in model.checkpoints] == [("org/model-FP8", "fp8_channel", ("attention", "dense_mlp"))]
+        return
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(content_copy)
+    assert any(problem.endswith(expected) for problem in raised.value.problems), raised.value.problems
+
+
 def test_missing_source_is_reported(content_copy, monkeypatch):
     path = content_copy / KIMI
     lines = path.read_text().splitlines(keepends=True)

@@ -4,6 +4,7 @@ Each row is a public log: its URL, the engine version, the flags and the quoted 
 model and GPU are in the catalog is planned with the same flags, and the planner must reproduce:
 the weights as loaded per GPU within 3 %, the KV bytes per token per GPU (available KV ÷ KV tokens
 in the log) within 1.5 %, the available KV memory within 15 % or 1.5 GiB, and whether it started.
+A quantized checkpoint is planned as the catalog lists it (its scheme and the parts it quantizes).
 A row the planner cannot reproduce is marked `miss` with its reason; a row whose model or GPU the
 catalog lacks is `waiting`, with what it waits for.
 """
@@ -42,6 +43,7 @@ def _plan(catalog, row):
         memory_fraction=None if fraction is None else Fraction(Decimal(str(fraction))),
         kv_dtype=spec.get("kv_dtype", "auto"),
         precision=spec["precision"],
+        checkpoint=spec.get("checkpoint"),  # the quantized checkpoint the log served (the model's catalog lists it)
         max_num_batched_tokens=spec.get("max_num_batched_tokens"),
         max_num_seqs=spec.get("max_num_seqs"),
     )

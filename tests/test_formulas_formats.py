@@ -2,7 +2,7 @@
 
 import pytest
 
-from generator.sizing.formats import FORMATS, bytes_by_component, format_table, native_bytes, tensor_bytes
+from generator.sizing.formats import FORMATS, StoredFormats, bytes_by_component, format_table, native_bytes, tensor_bytes
 from generator.sizing.weights import Tensors
 from tests.formula_records import arch, by_component, model, moe, vision
 
@@ -89,7 +89,7 @@ DENSE = model(arch(formats={"attention": "fp8_block128"}))
     ],
 )
 def test_bytes_by_component(formats, default, expected):
-    assert bytes_by_component(DENSE, formats, default) == expected
+    assert bytes_by_component(DENSE, StoredFormats(formats, default)) == expected
 
 
 def test_native_bytes_use_the_architecture_formats():

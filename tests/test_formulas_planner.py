@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 
+from generator.sizing.formats import StoredFormats
 from generator.sizing.loaded_weights import loaded_bytes_per_gpu, pipeline_layers
 from generator.sizing.planner import (
     CONTEXT_DOES_NOT_FIT,
@@ -40,15 +41,15 @@ GPU = gpu("test-10g", 10 * 2**30, price="2.00", bandwidth=10**12)
     ],
 )
 def test_weights_as_loaded_per_gpu(tensor, pipeline, expected):
-    assert loaded_bytes_per_gpu(model(arch()), {}, "bf16", tensor, pipeline) == expected
+    assert loaded_bytes_per_gpu(model(arch()), StoredFormats({}), tensor, pipeline) == expected
 
 
 def test_odd_stages_round_up_and_mtp_layers_are_not_loaded():
     # 3 layers: layer bytes q 2,304 + k, v 1,152 + o 2,304 + MLP 11,520 + norms 7 × 16 × 2 = 224 = 17,504;
     # 2 stages of 2 and 1 layers: ceil(17,504 × 2 / 3) = 11,670 + 4,096 of embeddings on the first
-    assert loaded_bytes_per_gpu(model(arch(layers=3)), {}, "bf16", 1, 2) == 15_766
+    assert loaded_bytes_per_gpu(model(arch(layers=3)), StoredFormats({}), 1, 2) == 15_766
     # a multi-token-prediction layer is read only for speculative decoding: the engine leaves it out
-    assert loaded_bytes_per_gpu(model(arch(extra_layers=1)), {}, "bf16", 1) == 19_872
+    assert loaded_bytes_per_gpu(model(arch(extra_layers=1)), StoredFormats({}), 1) == 19_872
 
 
 @pytest.mark.parametrize("layers, stages, expected", [(4, 2, [2, 2]), (5, 2, [3, 2]), (7, 4, [2, 2, 2, 1]), (61, 8, [7, 7, 8, 8, 8, 8, 8, 7])])
@@ -58,8 +59,8 @@ def test_pipeline_stages_take_the_remainder_before_the_last(layers, stages, expe
 
 def test_mxfp4_experts_padded_as_the_engine_pads_them():
     tiny = model(arch(moe=moe(), dense_layers=0))
-    plain = loaded_bytes_per_gpu(tiny, {"routed_experts": "mxfp4"}, "bf16", 1)
-    padded = loaded_bytes_per_gpu(tiny, {"routed_experts": "mxfp4"}, "bf16", 1, mxfp4_padding=(64, 256))
+    plain = loaded_bytes_per_gpu(tiny, StoredFormats({"routed_experts": "mxfp4"}), 1)
+    padded = loaded_bytes_per_gpu(tiny, StoredFormats({"routed_experts": "mxfp4"}), 1, mxfp4_padding=(64, 256))
     # 24 expert matrices (3 × 4 experts × 2 layers) of 16 × 8 at 4 bits plus one scale per 32:
     # 24 × 64 + 24 × 8 = 1,728 bytes; padded to 256 × 64: 24 × 8,192 + 8 × 64 × 24 = 208,896
     assert padded - plain == 208_896 - 1_728

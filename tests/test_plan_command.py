@@ -120,6 +120,28 @@ def test_three_verdicts_the_flags_asked_can_get(capsys):
     assert "starts                  yes, for 3 of the 4 users asked at this context" in capsys.readouterr().out
 
 
+def test_a_4_bit_plan_serves_a_4_bit_checkpoint(capsys):
+    """The issue's case: Qwen3-30B-A3B on 2 × RTX 3090 at 32k for 4 users, at 4 bits, serves Qwen's
+    own GPTQ-Int4 checkpoint, not the 61 GB BF16 one."""
+    answer = plan_json(capsys, "qwen3-30b-a3b", "--gpu", "rtx-3090", "--count", "2", "--context", "32768",
+                       "--users", "4", "--precision", "4")
+    assert answer["checkpoint"] == "Qwen/Qwen3-30B-A3B-GPTQ-Int4"
+    assert answer["command"].startswith("vllm serve Qwen/Qwen3-30B-A3B-GPTQ-Int4 \\\n")
+    # 4-bit attention and experts with their scales, 16-bit embeddings and head: under 10 GB per GPU
+    assert answer["starts"] and answer["weights_bytes_per_gpu"] < 10 * 10**9
+
+
+def test_8_bits_without_a_checkpoint_quantizes_on_the_fly_in_vllm(capsys):
+    answer = plan_json(capsys, "deepseek-v2-lite-chat", "--gpu", "l4", "--precision", "8", "--context", "4096")
+    assert answer["checkpoint"] == "deepseek-ai/DeepSeek-V2-Lite-Chat"
+    assert answer["command"].endswith("--max-model-len 4096 \\\n  --quantization fp8")
+
+
+def test_a_named_checkpoint_is_served(capsys):
+    answer = plan_json(capsys, "qwen3-8b", "--gpu", "l4", "--checkpoint", "RedHatAI/Qwen3-8B-FP8-dynamic", "--context", "4096")
+    assert answer["checkpoint"] == "RedHatAI/Qwen3-8B-FP8-dynamic" and "RedHatAI/Qwen3-8B-FP8-dynamic" in answer["command"]
+
+
 def test_readable_table(capsys):
     assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "rtx-4090", "--context", "8192"]) == 0
     text = capsys.readouterr().out
@@ -142,6 +164,15 @@ def test_readable_table(capsys):
          "plan: --context: CodeGemma-7B-it's context window is 8,192 tokens (got 32,768)"),
         (["codegemma-7b-it", "--gpu", "rtx-4090", "--context", "8193", "--engine", "llama.cpp"],
          "plan: --context: CodeGemma-7B-it's context window is 8,192 tokens (got 8,193)"),
+        (["qwen3-coder-30b-a3b-instruct", "--gpu", "rtx-3090", "--count", "2", "--precision", "4"],
+         "plan: --precision 4: no 4-bit checkpoint of Qwen3-Coder-30B-A3B-Instruct that vLLM serves is in the catalog "
+         "(its checkpoints: Qwen/Qwen3-Coder-30B-A3B-Instruct, Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8); "
+         "`plan qwen3-coder-30b-a3b-instruct --gpu rtx-3090 --engine llama.cpp` sizes a GGUF file"),
+        (["deepseek-v2-lite-chat", "--gpu", "l4", "--precision", "8", "--engine", "sglang"],
+         "plan: --precision 8: no 8-bit checkpoint of DeepSeek-V2-Lite-Chat that SGLang serves is in the catalog "
+         "(its checkpoints: deepseek-ai/DeepSeek-V2-Lite-Chat)"),
+        (["qwen3-8b", "--gpu", "l4", "--checkpoint", "nobody/Qwen3-8B-FP8"],
+         "plan: --checkpoint: 'nobody/Qwen3-8B-FP8' is not a checkpoint of qwen3-8b in the catalog"),
     ],
 )
 def test_bad_arguments_give_one_line_and_exit_2(capsys, args, message):

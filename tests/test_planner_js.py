@@ -19,6 +19,8 @@ import pytest
 
 from generator.catalog.records import Gpu
 from generator.cli.plan_output import answer_json, llama_cpp_json, plan_json
+from generator.sizing.checkpoints import served_weights
+from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.fit import fit_row
 from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
 from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
@@ -175,8 +177,10 @@ def test_a_few_questions_match_the_plan_command_itself(catalog, run_js):
     # gpt-oss-120b on one H100 at its full context: it needs flags to start (a remedy)
     needs_flags = {"model": model, "gpu": gpu, "custom": None, "count": 1, "engine": "vllm", "context": None, "users": 1,
                    "kv_dtype": "auto", "precision": "native", "fraction": "0.9"}
-    within = [q for q in questions(catalog, 40, seed=11)  # the command refuses a context past the window
-              if not q["custom"] and (q["context"] or 0) <= (q["model"].context_window or 10**9)]
+    # the command refuses a context past the window, and a precision without a checkpoint
+    within = [q for q in questions(catalog, 40, seed=11)
+              if not q["custom"] and (q["context"] or 0) <= (q["model"].context_window or 10**9)
+              and served_weights(q["model"], q["precision"], SERVING_ENGINES[q["engine"]]) is not None]
     asked = [needs_flags, *within[:3]]
     got = ask(run_js, catalog, asked, "return P.answerJson(P.answer(data.models[q.model], data.shared, gpu, q.count, r));")
     for question, reply in zip(asked, got):

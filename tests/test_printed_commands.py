@@ -1,10 +1,9 @@
 """Every command a model page prints runs as printed (issue "Commands that run as printed"): parsed from the
-shipped site's pages in both languages, each serves the model's own repository, within its context
-window, with the model card's rope-scaling override exactly when the context passes the length its
-config declares; the calculator's default question stays within the window too.
-
-What is not checked yet, and why: the repository is the published one for every format (the
-catalog lists no quantized checkpoints yet).
+shipped site's pages in both languages, each serves one of the model's catalog checkpoints, of the
+precision its plan is for, within its context window, with the model card's rope-scaling override
+exactly when the context passes the length its config declares; the calculator's default question
+stays within the window too. Every plan the calculator and `plan` can make (each model, engine and
+precision) serves a checkpoint of the precision asked, or prints no command and says so.
 """
 
 from __future__ import annotations
@@ -15,6 +14,10 @@ import re
 import pytest
 
 from generator.catalog.loader import load_catalog
+from generator.sizing.checkpoints import PRECISION_BITS
+from generator.sizing.engines import SERVING_ENGINES
+from generator.sizing.formats import FORMATS
+from generator.sizing.planner import NO_CHECKPOINT, PlanRequest, plan
 from tests.conftest import CONTENT, twin
 
 CATALOG = load_catalog(CONTENT)
@@ -56,12 +59,55 @@ def test_every_command_on_every_model_page_serves_the_model_within_its_window(sh
                 assert window is None or per_user <= window, where
                 continue
             repo = flags["model"] if program == "vllm serve" else flags["--model-path"]
-            assert repo == model.id, where
+            assert repo in checkpoint_bits(model), where  # one of the model's checkpoints
+            assert repo == model.id and "--quantization" not in flags, where  # the pages plan the published one
             context = int(flags["--max-model-len"] if program == "vllm serve" else flags["--context-length"])
             assert 0 < context and (window is None or context <= window), where
             tensor = flags["--tensor-parallel-size"] if program == "vllm serve" else flags["--tp"]
             assert int(tensor) >= 1, where
     assert all(count >= len(MODELS) // 2 for count in seen.values()), seen
+
+
+def checkpoint_bits(model) -> dict[str, int]:
+    """The model's catalog checkpoints (the published one first) and the fewest bits each stores a
+    matrix in, read from the catalog's own words (its formats and schemes)."""
+    arch = model.architecture
+    published = min(FORMATS[key].bits for key in (arch.default_format, *arch.formats.values()))
+    return {model.id: published, **{c.id: FORMATS[c.scheme].bits for c in model.checkpoints}}
+
+
+def test_every_plan_serves_a_checkpoint_of_the_precision_asked_or_no_command():
+    """Each model, engine and precision: the command serves a catalog checkpoint whose bits are the
+    ones asked (16 for BF16), or vLLM's --quantization fp8 on the published 16-bit weights at 8 bits;
+    without either, no command and the reason says there is no checkpoint."""
+    gpu = next(g for g in CATALOG.gpus if g.slug == "b200")
+    counted = {"checkpoint": 0, "on_the_fly": 0, "none": 0}
+    for model in CATALOG.models:
+        if model.architecture is None:
+            continue
+        bits_of = checkpoint_bits(model)
+        for engine in SERVING_ENGINES:
+            for precision in ("native", *PRECISION_BITS):
+                result = plan(model, gpu, 8, PlanRequest(engine=engine, precision=precision, context=4096))
+                where = f"{model.slug} {engine} {precision}"
+                asked = bits_of[model.id] if precision == "native" else PRECISION_BITS[precision]
+                if result.command is None:
+                    assert result.reason == NO_CHECKPOINT and not result.starts, where
+                    assert all(bits != asked for repo, bits in bits_of.items()), where
+                    counted["none"] += 1
+                    continue
+                program = "vllm serve" if engine == "vllm" else "python -m sglang.launch_server"
+                [(found, flags)] = commands(result.command + "\n```")
+                assert found == program, where
+                repo = flags["model"] if engine == "vllm" else flags["--model-path"]
+                assert repo in bits_of, where
+                if "--quantization" in flags:  # on-the-fly FP8 of the published 16-bit weights
+                    assert (engine, flags["--quantization"], asked, repo, bits_of[repo]) == ("vllm", "fp8", 8, model.id, 16), where
+                    counted["on_the_fly"] += 1
+                else:
+                    assert min(bits_of[repo], 16) == asked, where
+                    counted["checkpoint"] += 1
+    assert min(counted.values()) > 20, counted
 
 
 def test_the_calculators_default_question_stays_within_the_window(shipped_site):
