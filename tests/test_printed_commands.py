@@ -9,9 +9,11 @@ precision) serves a checkpoint of the precision asked, or prints no command and 
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
+import yaml
 
 from generator.catalog.loader import load_catalog
 from generator.sizing.checkpoints import PRECISION_BITS
@@ -132,3 +134,16 @@ def test_the_rope_scaling_a_command_carries_is_cited_on_the_page(lang, label):
         lines = twin(CATALOG, lang, f"models/{model.slug}").splitlines()
         cited = [line for line in lines if line.startswith(f"- {label}: ")]
         assert len(cited) == 1 and model.sources["rope_scaling"].parts[0][0].replace("_", "\\_") in cited[0], model.slug
+
+
+def test_the_rope_override_is_the_one_a_public_log_started_with():
+    """A public vLLM log served Qwen3-30B-A3B at 131,072 tokens with YaRN (tests/data/engine_logs.yaml):
+    the override our command carries has its factor, original length and type."""
+    logs = yaml.safe_load((CONTENT.parent / "tests" / "data" / "engine_logs.yaml").read_text(encoding="utf-8"))
+    row = next(r for r in logs if r["id"] == "qwen3-30b-a3b-yarn-131072-4x22gb-tp4-deploy-qwen")
+    started = json.loads(re.search(r"--rope-scaling '([^']*)'", row["flags"]["other"]).group(1))
+    gpu = next(g for g in CATALOG.gpus if g.slug == "b200")
+    command = plan(MODELS["qwen3-30b-a3b"], gpu, 4, PlanRequest(context=131072)).command
+    ours = json.loads(commands(command + "\n```")[0][1]["--hf-overrides"].strip("'"))["rope_parameters"]
+    assert {key: ours[key] for key in started} == started == {
+        "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
