@@ -147,3 +147,22 @@ def test_the_rope_override_is_the_one_a_public_log_started_with():
     ours = json.loads(commands(command + "\n```")[0][1]["--hf-overrides"].strip("'"))["rope_parameters"]
     assert {key: ours[key] for key in started} == started == {
         "rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+
+
+# The length each model's config.json declares, where its card serves a longer window with YaRN
+# (read in the catalog's notes, quoted from the cards and configs): past it, the engines refuse
+# the context unless the command carries the card's rope scaling.
+CONFIG_LENGTHS = {
+    "qwen2-5-7b-instruct": 32768, "qwen2-5-14b-instruct": 32768, "qwen2-5-32b-instruct": 32768,
+    "qwen2-5-72b-instruct": 32768, "qwen2-5-coder-1-5b-instruct": 32768, "qwen2-5-coder-7b-instruct": 32768,
+    "qwen2-5-coder-14b-instruct": 32768, "qwen2-5-coder-32b-instruct": 32768, "qwen2-7b-instruct": 32768,
+    "qwen3-4b": 40960, "qwen3-8b": 40960, "qwen3-14b": 40960, "qwen3-32b": 40960, "qwen3-30b-a3b": 40960,
+    "qwen3-235b-a22b": 40960, "smollm3-3b": 65536,
+}
+
+
+@pytest.mark.parametrize("slug, length", CONFIG_LENGTHS.items())
+def test_a_window_past_the_config_has_its_rope_scaling_or_is_planned_within_the_config(slug, length):
+    model = MODELS[slug]
+    if model.context_window > length:
+        assert model.rope_scaling is not None and model.rope_scaling.native_context == length, slug
