@@ -147,6 +147,35 @@ def test_a_rope_scaling_recipe_must_serve_the_window(content_copy, rope, expecte
     assert any(problem.endswith(expected) for problem in raised.value.problems), raised.value.problems
 
 
+@pytest.mark.parametrize("file, old, new, key", [
+    ("models/kimi-k3.yaml", "experts:\n  value: 896\n", "experts:\n  value: 896\n  value: 9\n", "experts.value"),
+    ("gpus.yaml", "  - slug: h200\n", "  - slug: h200\n    slug: h100\n", "gpus.1.slug"),
+    ("site.yaml", "currency: USD\n", "currency: USD\ncurrency: USD\n", "currency"),
+])
+def test_a_duplicate_key_anywhere_is_one_line_naming_it(content_copy, monkeypatch, file, old, new, key):
+    """YAML keeps the last of two equal keys: a second `value`, a second `gpus:` would replace the
+    first silently. Each is refused, with the file, the line of the second and the key."""
+    path = content_copy / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    line = text[:text.index(old)].count("\n") + len(new.splitlines())  # the second key's line
+    monkeypatch.chdir(content_copy.parent)
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(Path("content"))
+    assert f"content/{file}:{line}: {key}: duplicate key (write each key once: the second would silently replace the first)" \
+        in raised.value.problems
+
+
+def test_a_second_gpus_list_is_refused_not_taken(content_copy):
+    path = content_copy / "gpus.yaml"
+    path.write_text(path.read_text() + "gpus:\n  - slug: only-one\n")
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(content_copy)
+    assert any(problem.endswith(": gpus: duplicate key (write each key once: the second would silently replace the first)")
+               for problem in raised.value.problems)
+
+
 CHECKPOINT = "  - id: %s\n    scheme: %s\n    quantized: [%s]\n    source: https://example.org/card\n"
 
 

@@ -84,8 +84,13 @@ def test_a_json_feed(tmp_path, content_copy, capsys):
          ["prices.json:4: must be an object with the keys"]),
         ("prices.json", '[\n  {"gpu": "h200", oops}\n]', ["prices.json:2: not JSON (Expecting property name enclosed in double quotes)"]),
         ("prices.json", "[" * 100_000, ["prices.json:1: not JSON (nested too deeply)"]),
+        ("prices.json", '[\n  {"gpu": "h200", "price_per_gpu_hour": 3.1, "price_per_gpu_hour": 0.01, "provider": "R",'
+                        ' "date": "2026-11-01", "source": "s"}\n]',
+         ["prices.json:2: 'price_per_gpu_hour': duplicate key (write each key once: the second would silently replace the first)"]),
+        ("prices.json", '[{"gpu": "h200", "price_per_gpu_hour": ' + "9" * 4301 + "}]",
+         ["prices.json:1: not JSON (a number with too many digits)"]),
     ],
-    ids=['negative-price', 'zero-price', 'unknown-gpu', 'future-date', 'no-such-date', 'no-source', 'no-provider', 'newline-in-text', 'same-gpu-twice', 'too-few-columns', 'wrong-header', 'no-rows', 'json-not-a-list', 'json-not-an-object', 'json-syntax', 'json-too-deep'],
+    ids=['negative-price', 'zero-price', 'unknown-gpu', 'future-date', 'no-such-date', 'no-source', 'no-provider', 'newline-in-text', 'same-gpu-twice', 'too-few-columns', 'wrong-header', 'no-rows', 'json-not-a-list', 'json-not-an-object', 'json-syntax', 'json-too-deep', 'json-duplicate-key', 'json-huge-number'],
 )
 def test_any_bad_row_is_one_line_exit_2_and_nothing_written(tmp_path, content_copy, capsys, name, text, problems):
     gpus = content_copy / "gpus.yaml"

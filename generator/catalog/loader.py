@@ -96,10 +96,13 @@ def _read(path: Path, problems: Problems) -> YamlFile | None:
         problems.lines.append(f"{display}:1: (file): missing file")
         return None
     try:
-        return read_yaml(path, display)
+        file = read_yaml(path, display)
     except YamlSyntaxError as error:
         problems.lines.append(str(error))
         return None
+    for key, _ in file.duplicate_keys:  # YAML keeps the last of two equal keys: the first would vanish unseen
+        problems.add(file, key, key, "duplicate key (write each key once: the second would silently replace the first)")
+    return None if file.duplicate_keys else file
 
 
 def load_catalog(content_dir: Path) -> Catalog:

@@ -75,10 +75,23 @@ def _csv_records(text: str, path: Path) -> list[tuple[int, dict]]:
     return records
 
 
+class _DuplicateKey(ValueError):
+    """A key given twice in one JSON object (the json module would keep the last silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    found = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 def _json_records(text: str, path: Path) -> list[tuple[int, dict]]:
     """The list's objects with the line each starts on (the json module gives no positions, so the
     list is read one element at a time)."""
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
     skip = re.compile(r"[\s,]*")
     position = skip.match(text, 0).end()
     if not text.startswith("[", position):
@@ -92,8 +105,13 @@ def _json_records(text: str, path: Path) -> list[tuple[int, dict]]:
         line = text.count("\n", 0, position) + 1
         try:
             item, position = decoder.raw_decode(text, position)
-        except (json.JSONDecodeError, RecursionError) as error:
-            message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
+        except _DuplicateKey as error:
+            raise PriceFeedError([f"{path}:{line}: {shown(error.args[0])}: duplicate key (write each key once: the "
+                                  "second would silently replace the first)"]) from None
+        except (json.JSONDecodeError, RecursionError, ValueError) as error:
+            # ValueError: a number of more digits than Python converts (4,300 by default)
+            message = (error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
+                       if isinstance(error, RecursionError) else "a number with too many digits")
             raise PriceFeedError([f"{path}:{line}: not JSON ({message})"]) from None
         if not isinstance(item, dict):
             raise PriceFeedError([f"{path}:{line}: must be an object with the keys {', '.join(COLUMNS)}"])

@@ -378,9 +378,6 @@ def read_record(
             values[name] = spec.check(raw)
         except ValueError as error:
             problems.add(file, f"{where}.value" if spec.sourced else where, where, str(error))
-    for key, line in file.duplicate_keys:
-        if key.startswith(prefix) and key[len(prefix):] in fields:
-            problems.lines.append(f"{file.path}:{line}: {key}: duplicate key")
     if len(problems.lines) > before:
         return None
     return values, sources
