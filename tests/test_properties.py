@@ -3,6 +3,7 @@
 import math
 import re
 import shutil
+from dataclasses import replace
 
 import yaml
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +13,7 @@ from generator.catalog.loader import CatalogError, load_catalog
 from generator.sizing.detailed import detailed_sizing
 from generator.sizing.formats import format_table
 from generator.sizing.kv_cache import kv_cache
+from generator.sizing.plan_data import largest_machine, model_tables
 from generator.site.view_models import build_pages
 from generator.catalog.records import Architecture, Attention, LinearAttention, MixtureOfExperts, Model
 from generator.site.render import Renderer
@@ -107,11 +109,19 @@ def test_sizing_numbers_are_finite_non_negative_and_monotonic(fixture_catalog, m
 
 
 @settings(max_examples=25, deadline=None)
-@given(model=models())
-def test_any_sized_model_renders_in_both_languages(fixture_catalog, model):
-    generated = fixture_catalog.__class__(site=fixture_catalog.site, gpus=fixture_catalog.gpus, models=(model,))
+@given(model=models(), without_architecture=st.booleans(), without_bandwidth=st.booleans())
+def test_any_sized_model_renders_in_both_languages(fixture_catalog, model, without_architecture, without_bandwidth):
+    """What `check` accepts builds: any model (with or without the optional architecture) on GPUs
+    with or without the optional bandwidth renders in both languages, and its plan tables compute."""
+    if without_architecture:
+        model = replace(model, architecture=None)
+    gpus = tuple(replace(gpu, bandwidth_bytes_per_second=None) for gpu in fixture_catalog.gpus) if without_bandwidth \
+        else fixture_catalog.gpus
+    generated = fixture_catalog.__class__(site=fixture_catalog.site, gpus=gpus, models=(model,))
     pages = build_pages(generated)
     for lang in ("pt", "en"):
         renderer = Renderer(fixture_catalog.site, lang)
         for page in pages:
             assert renderer.render(page, twin=True).startswith("# ")
+    if model.architecture is not None:
+        assert model_tables(model, largest_machine(gpus))["slug"] == model.slug

@@ -17,7 +17,12 @@ BATCH = schema.whole_number(1, 10**6)  # concurrent sequences `size --batch` ask
 GPU_COUNT = schema.whole_number(1, 4096)  # GPUs `plan --count` asks about: 512 machines of 8
 LAYERS = schema.whole_number(0, 10**4)  # llama.cpp's --n-gpu-layers and --n-cpu-moe
 DIMENSION = schema.whole_number(1, 10**7)  # widths, heads, ranks, vocabularies, layers: ~10^5 today
-COUNT = schema.whole_number(0, 10**7)  # how many leading dense layers, extra layers, shared experts
+COUNT = schema.whole_number(0, 10**7)  # shared experts and other counts of parts
+# Layers of a model (and of its parts): the deepest published today have 126 (Llama-3.1-405B);
+# a thousand leaves room, and keeps the per-layer work of the GGUF and llama.cpp plans bounded
+# (a file of 10^6 layers passed a bound of 10^7 and took the build 193 s and 5.9 GB to fail).
+LAYER_COUNT = schema.whole_number(1, 1000)
+LAYER_COUNT_OR_ZERO = schema.whole_number(0, 1000)
 PRICE = schema.decimal_number(Decimal("0.0001"), Decimal(10**6))  # USD per hour or per million tokens
 MEMORY_GB = schema.decimal_number(Decimal(1), Decimal(10**4))  # one GPU: 1 GB to 10 TB
 COMPUTE_CAPABILITY = schema.decimal_number(Decimal(1), Decimal(99))  # NVIDIA's "9.0", "12.0"
@@ -59,17 +64,17 @@ _int, _count, _flag = DIMENSION, COUNT, schema.boolean
 ARCHITECTURE_FIELDS = {
     "source": Field(NOTE, required=True),  # where every value of the block comes from
     "note": Field(REMARK),
-    "layers": Field(_int, required=True),
+    "layers": Field(LAYER_COUNT, required=True),
     "hidden_size": Field(_int, required=True),
     "vocab_size": Field(_int, required=True),
     "tied_embeddings": Field(_flag, required=True),
     "intermediate_size": Field(_int),
-    "dense_layers": Field(_count),
+    "dense_layers": Field(LAYER_COUNT_OR_ZERO),
     "norms_per_layer": Field(_int),
     "attention": Field(schema.mapping, required=True),
     "linear_attention": Field(schema.mapping),
     "moe": Field(schema.mapping),
-    "extra_layers": Field(_count),
+    "extra_layers": Field(LAYER_COUNT_OR_ZERO),
     "extra_layers_embeddings": Field(_flag),
     "vision": Field(schema.mapping),
     "formats": Field(schema.mapping),
@@ -97,7 +102,7 @@ ATTENTION_FIELDS = {
 }
 LINEAR_ATTENTION_FIELDS = {
     "kind": Field(schema.one_of("gated_deltanet", "kimi_delta"), required=True),
-    "layers": Field(_int, required=True),
+    "layers": Field(LAYER_COUNT, required=True),
     "key_heads": Field(_int, required=True),
     "value_heads": Field(_int, required=True),
     "key_head_dim": Field(_int, required=True),
@@ -114,7 +119,7 @@ MOE_FIELDS = {
     "router_bias": Field(_flag),
 }
 VISION_FIELDS = {
-    "layers": Field(_int, required=True),
+    "layers": Field(LAYER_COUNT, required=True),
     "hidden_size": Field(_int, required=True),
     "intermediate_size": Field(_int, required=True),
     "patch_size": Field(_int, required=True),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
+from typing import Callable
 
 from generator.catalog.fields import GPU_FIELDS, PRICE_EXTRA_KEYS, SITE_FIELDS
 from generator.catalog.model_reader import read_model
@@ -105,8 +106,10 @@ def _read(path: Path, problems: Problems) -> YamlFile | None:
     return None if file.duplicate_keys else file
 
 
-def load_catalog(content_dir: Path) -> Catalog:
-    """Read site.yaml, gpus.yaml and models/*.yaml; raise CatalogError listing every problem."""
+def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[str, str]]] | None = None) -> Catalog:
+    """Read site.yaml, gpus.yaml and models/*.yaml; raise CatalogError listing every problem.
+    `model_rules`: (field, problem) for what a read model contradicts beyond its fields (the CLI
+    passes sizing.catalog_rules.model_problems)."""
     content_dir = Path(content_dir).absolute()
     problems = Problems()
     site_file = _read(content_dir / "site.yaml", problems)
@@ -124,6 +127,11 @@ def load_catalog(content_dir: Path) -> Catalog:
             continue
         model = read_model(file, path.stem, problems)
         if model is None:
+            continue
+        broken = model_rules(model) if model_rules else []
+        for field, message in broken:
+            problems.add(file, field, field, message)
+        if broken:
             continue
         key = model.id.lower()
         if key in seen_ids:

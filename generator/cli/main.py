@@ -22,6 +22,7 @@ from generator.cli.size_output import report_json, report_text
 from generator.cli.plan_output import answer_json, answer_text, llama_cpp_json, llama_cpp_text
 from generator.sizing.engine import KV_DTYPES
 from generator.sizing.engine_vllm import VLLM_UTILIZATION
+from generator.sizing.catalog_rules import model_problems
 from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.planner import PlanRequest, answer
@@ -182,7 +183,7 @@ def _one_line(message: str) -> str:
 
 def _load(content: Path):
     try:
-        return load_catalog(content)
+        return load_catalog(content, model_problems)
     except CatalogError as error:
         for problem in error.problems:
             print(_one_line(problem), file=sys.stderr)

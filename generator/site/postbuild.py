@@ -112,11 +112,12 @@ def write_root_index(site_dir: Path, site: Site) -> None:
 def write_plan_data(site_dir: Path, catalog: Catalog) -> None:
     """The calculator's data, once for every language (plan_data.py): assets/plan/shared.json
     (engines, their constants, GPUs), one file per model for its page, and all models for the fit page.
-    Files of models the catalog no longer has are removed (only .json files in that folder)."""
+    A model without an architecture has no tables: its page has no calculator and the fit page does
+    not list it. Files of models the catalog no longer has are removed (only .json files in that folder)."""
     folder = site_dir / paths.PLAN_DATA_DIR
     write_if_changed(folder / "shared.json", inert_json(shared_tables(catalog.gpus)))
     machine = largest_machine(catalog.gpus)
-    models = [model_tables(model, machine) for model in sorted(catalog.models, key=lambda m: m.slug)]
+    models = [model_tables(model, machine) for model in sorted(catalog.models, key=lambda m: m.slug) if model.architecture]
     keep = set()
     for data in models:
         keep.add(f"{data['slug']}.json")
