@@ -170,8 +170,51 @@ def test_a_folder_that_only_looks_like_a_site_is_never_replaced(tmp_path):
     (lookalike / "llms.txt").write_text("someone else's")
     (lookalike / "notes.txt").write_text("keep me")
     result = build(lookalike)
-    assert result.returncode == 1 and "no .vram-guide-site" in result.stderr
+    assert result.returncode == 1 and "no list of its files in .vram-guide-site" in result.stderr
     assert (lookalike / "notes.txt").read_text() == "keep me"
+
+
+def test_an_empty_planted_marker_proves_nothing(tmp_path):
+    folder = tmp_path / "thesis"
+    folder.mkdir()
+    (folder / ".vram-guide-site").write_text("")
+    (folder / "thesis.tex").write_text("years of work")
+    result = build(folder)
+    assert (result.returncode, result.stderr) == (1, f"error: {folder}: exists and is not a site built by this tool "
+                                                      "(no list of its files in .vram-guide-site); choose another --out\n")
+    assert sorted(p.name for p in folder.iterdir()) == [".vram-guide-site", "thesis.tex"]
+
+
+def test_a_deployers_files_survive_a_rebuild(tmp_path):
+    """A Pages CNAME and an uploaded report, put into the site after a build, are in the next one."""
+    out = tmp_path / "site"
+    assert build(out).returncode == 0
+    (out / "CNAME").write_text("gpus.example.org\n")
+    (out / "uploads").mkdir()
+    (out / "uploads" / "report.pdf").write_bytes(b"%PDF-1.7")
+    assert build(out).returncode == 0
+    assert (out / "CNAME").read_text() == "gpus.example.org\n" and (out / "uploads" / "report.pdf").read_bytes() == b"%PDF-1.7"
+    assert (out / "en" / "index.html").is_file()
+
+
+def test_a_deployers_file_where_the_site_writes_is_refused_by_name(tmp_path):
+    out = tmp_path / "site"
+    assert build(out).returncode == 0
+    marker = out / ".vram-guide-site"
+    marker.write_text(marker.read_text().replace("en/index.html\n", ""))  # as if a deployer had put it there
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    result = build(out)
+    assert (result.returncode, result.stderr) == (1, f"error: {out}: en/index.html: not written by the last build, and the "
+                                                      "new site writes the same path; move them out of the folder and build again\n")
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_symlinked_out_keeps_pointing_where_it_did(tmp_path):
+    target, link = tmp_path / "real", tmp_path / "link"
+    target.mkdir()
+    link.symlink_to(target)
+    assert build(link).returncode == 0 and build(link).returncode == 0
+    assert link.is_symlink() and link.resolve() == target and (target / "en" / "index.html").is_file()
 
 
 def test_robots_txt_names_the_sitemap(site):

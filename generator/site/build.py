@@ -28,6 +28,8 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
     """Build the whole site into `out_dir`, atomically; return the number of pages written."""
     progress = progress or Progress()
     out_dir = out_dir.absolute()
+    if out_dir.is_symlink():  # build where the link points: the link stays as it was
+        out_dir = out_dir.resolve()
     check_out_dir(out_dir)
     with build_lock(out_dir):
         remove_stale_staging(out_dir)

@@ -4,6 +4,10 @@ A build works in a staging folder beside the output (`.<out>.building-*`, marked
 copies the finished site there, then swaps it with the previous site in two renames. The swap
 ignores Ctrl-C, and any failure in it moves the previous site back, so the output folder always
 holds a complete site. A staging folder left by a killed build is removed by the next build.
+
+The site's marker lists every file the build wrote: a folder is this tool's only if its marker is
+such a list, and a file the list does not name (a deployer's `CNAME`, `uploads/report.pdf`) is
+carried into the new site, or the build refuses, naming it, when the new site writes the same path.
 """
 
 from __future__ import annotations
@@ -19,20 +23,75 @@ from typing import Callable, Iterator
 from generator.site.errors import BuildError
 from generator.site.files import empty_folder, write_if_changed
 
-# Written at the root of every site this tool builds; a folder without it is never replaced.
+# Written at the root of every site this tool builds, with the list of the files the build wrote; a
+# folder without it (or with anything else in it) is never replaced.
 MARKER = ".vram-guide-site"
+MARKER_HEADER = ("A site built by `python -m generator build`: the next build replaces the files listed below "
+                 "and keeps every other one.\nfiles:\n")
 # Written in every staging folder; only a folder holding it, for this output, is ever cleaned.
 STAGING_MARKER = ".vram-guide-staging"
 
 
+def _entries(folder: Path) -> list[str]:
+    """Every file, symlink and empty folder under `folder` (never following a link), relative, sorted."""
+    found = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink() or path.is_file() or (path.is_dir() and not any(path.iterdir())):
+            found.append(path.relative_to(folder).as_posix())
+    return [name for name in found if name != MARKER]
+
+
+def built_files(out_dir: Path) -> set[str] | None:
+    """The files the build that made `out_dir` wrote, from its marker; None when the marker is
+    missing or is not such a list (an empty or planted file proves nothing)."""
+    marker = out_dir / MARKER
+    if marker.is_symlink() or not marker.is_file():
+        return None
+    try:
+        text = marker.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith(MARKER_HEADER) or not text.endswith("\n"):
+        return None
+    names = text[len(MARKER_HEADER):-1].split("\n")
+    if not names or any(not name or name.startswith("/") or ".." in name.split("/") for name in names):
+        return None
+    return set(names)
+
+
 def check_out_dir(out_dir: Path) -> None:
-    """Refuse to replace a folder that is not a site this tool built (never delete a user's files)."""
-    if out_dir.exists() and (not out_dir.is_dir() or (any(out_dir.iterdir()) and not (out_dir / MARKER).is_file())):
-        raise BuildError(f"{out_dir}: exists and is not a site built by this tool (no {MARKER}); choose another --out")
+    """Refuse to build into a folder that is not a site this tool built (never delete a user's files)."""
+    if not out_dir.exists():
+        return
+    if not out_dir.is_dir() or (any(out_dir.iterdir()) and built_files(out_dir) is None):
+        raise BuildError(f"{out_dir}: exists and is not a site built by this tool (no list of its files in {MARKER}); "
+                         "choose another --out")
 
 
 def mark(site_dir: Path) -> None:
-    write_if_changed(site_dir / MARKER, "A site built by `python -m generator build`; the next build replaces this folder.\n")
+    """Write the marker: the list of every file of the finished site."""
+    write_if_changed(site_dir / MARKER, MARKER_HEADER + "".join(f"{name}\n" for name in _entries(site_dir)))
+
+
+def carry_deployer_files(out_dir: Path, new_site: Path) -> None:
+    """Copy into `new_site` what `out_dir` holds that its build did not write; refuse, naming them,
+    when the new site writes the same paths."""
+    if not out_dir.is_dir():
+        return
+    built = built_files(out_dir) or set()
+    theirs = [name for name in _entries(out_dir) if name not in built]
+    clashes = [name for name in theirs if (new_site / name).exists() or (new_site / name).is_symlink()]
+    if clashes:
+        shown = ", ".join(clashes[:5]) + (f" and {len(clashes) - 5} more" if len(clashes) > 5 else "")
+        raise BuildError(f"{out_dir}: {shown}: not written by the last build, and the new site writes the same "
+                         "path; move them out of the folder and build again")
+    for name in theirs:
+        source, target = out_dir / name, new_site / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir() and not source.is_symlink():
+            target.mkdir()
+        else:
+            shutil.copy2(source, target, follow_symlinks=False)
 
 
 @contextlib.contextmanager
@@ -91,6 +150,7 @@ def publish(site_dir: Path, out_dir: Path, staging: Path, on_swapped: Callable[[
     """Copy the finished site into `staging`, then swap it with the previous `out_dir`; `on_swapped`
     runs once the new site is in place, before Ctrl-C is let through again."""
     shutil.copytree(site_dir, staging / "site", copy_function=shutil.copy2)
+    carry_deployer_files(out_dir, staging / "site")
     previous = staging / "previous"
     with uninterruptible():
         try:
