@@ -264,3 +264,14 @@ def test_a_language_without_translations_is_refused(content_copy):
     )
     assert result.returncode == 2
     assert result.stderr.strip().endswith("site.yaml: languages: no translations for fr (available: pt, en)")
+
+
+def test_a_model_file_linked_from_outside_the_content_folder_is_refused(content_copy, tmp_path):
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text((content_copy / "models" / "kimi-k3.yaml").read_text())
+    (content_copy / "models" / "kimi-k3.yaml").unlink()
+    (content_copy / "models" / "kimi-k3.yaml").symlink_to(outside)
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(content_copy)
+    assert raised.value.problems == [f"{content_copy}/models/kimi-k3.yaml:1: (file): a link to outside the content folder "
+                                     f"({outside}); copy the file in instead"]

@@ -154,7 +154,7 @@ def test_a_fifo_in_the_folder_is_refused_without_blocking(tmp_path, content_copy
     [
         ("../etc", "--id: must be a Hugging Face repo id like org/Name (got '../etc')"),
         ("org/..", "--id: must be a Hugging Face repo id like org/Name (got 'org/..')"),
-        ("org/Name\nx: 1", "--id: must be a single line of text without control, separator or bidi characters "
+        ("org/Name\nx: 1", "--id: must be a single line of text without control, format, separator or bidi characters "
                             "(found U+000A)"),
         ("", "--id: must be non-empty text"),
     ],
@@ -177,5 +177,5 @@ def test_control_characters_are_not_written(tmp_path, content_copy, character):
     readme = f"---\nlicense: {json.dumps('apache' + character + '2.0')}\n---\n"
     folder = checkpoint_folder(tmp_path, LLAMA, readme=readme)
     assert_refused(run_add_model(folder, content_copy, "--force"),
-                   f"{folder}: license.value: must be a single line of text without control, separator or bidi "
+                   f"{folder}: license.value: must be a single line of text without control, format, separator or bidi "
                    f"characters (found U+{ord(character):04X})")

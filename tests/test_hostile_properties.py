@@ -144,10 +144,10 @@ EXTREMES = [
     {("gpu", "memory_gb.value"): 10**4, ("gpu", "bandwidth_gb_s.value"): 10**6, ("gpu", "price_per_gpu_hour.value"): 10**6,
      ("model", "api_price.value.input"): 10**6, ("model", "api_price.value.output"): 0.0001},
     {("model", "architecture.hidden_size"): 10**7, ("model", "architecture.vocab_size"): 10**7,
-     ("model", "architecture.moe.expert_intermediate_size"): 10**7, ("model", "architecture.layers"): 10**7,
+     ("model", "architecture.moe.expert_intermediate_size"): 10**7, ("model", "architecture.layers"): 1000,
      ("model", "architecture.attention.kv_lora_rank"): 10**7, ("model", "experts.value"): 10**6},
-    {("model", "architecture.extra_layers"): 10**7, ("model", "architecture.moe.shared_experts"): 10**7,
-     ("model", "architecture.vision.layers"): 10**7, ("model", "architecture.vision.patch_size"): 10**7},
+    {("model", "architecture.extra_layers"): 1000, ("model", "architecture.moe.shared_experts"): 10**7,
+     ("model", "architecture.vision.layers"): 1000, ("model", "architecture.vision.patch_size"): 10**7},
 ]
 
 

@@ -6,12 +6,15 @@ end in exit code 2 and exactly the problem line below."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
+from generator.catalog.schema import NOT_TEXT
 from tests.conftest import FIXTURE, run_build
 from tests.hostile import check, edit, run_cli
 
-RULE = "must be a single line of text without control, separator or bidi characters"
+RULE = "must be a single line of text without control, format, separator or bidi characters"
 URL = "must be an https:// URL without spaces, quotes, <, > or backslashes"
 GPUS, KIMI = "gpus.yaml", "models/kimi-k3.yaml"
 H100_PRICE = "provider: RunPod Community Cloud, date: 2026-09-25, source: \"https://github.com/tgarg01/silybench-data/blob/045df3b/derived/csv/gpu_prices.csv\", note: \"row runpod,H100 SXM"
@@ -38,6 +41,14 @@ CASES = [
      f"site.yaml:4: base_url: {URL} (got 'http://gpus.arrakis.example/')"),
     ("site.yaml", "base_url: https://gpus.arrakis.example/", "base_url: \"https://gpus.arrakis.example/'><x/\"",
      f"site.yaml:4: base_url: {URL} (got \"https://gpus.arrakis.example/'><x/\")"),
+    ("site.yaml", "base_url: https://gpus.arrakis.example/", "base_url: https://gpus.arrakis.example/#/",
+     "site.yaml:4: base_url: must have no query (?) or fragment (#) (got 'https://gpus.arrakis.example/#/')"),
+    ("site.yaml", "base_url: https://gpus.arrakis.example/", "base_url: https://admin:hunter2@gpus.arrakis.example/",
+     "site.yaml:4: base_url: must not hold a user name or password (got 'https://admin:hunter2@gpus.arrakis.example/')"),
+    # invisible format characters: a bidi mark, a zero-width space, a byte-order mark
+    ("site.yaml", "brand: Arrakis", 'brand: "Arr\u061Cakis"', f"site.yaml:2: brand: {RULE} (found U+061C)"),
+    ("site.yaml", "brand: Arrakis", 'brand: "Arr\u200Bakis"', f"site.yaml:2: brand: {RULE} (found U+200B)"),
+    ("site.yaml", "brand: Arrakis", 'brand: "Arrakis\uFEFF"', f"site.yaml:2: brand: {RULE} (found U+FEFF)"),
     # A GPU's price provider and a fact's note: not checked at all before.
     (GPUS, H100_PRICE, H100_PRICE.replace("RunPod Community Cloud", '"RunPod\\n# Injected heading"'),
      f"gpus.yaml:16: gpus.0.price_per_gpu_hour.provider: {RULE} (found U+000A)"),
@@ -85,7 +96,12 @@ def test_hostile_text_is_refused_with_one_line(content_copy, file, old, new, exp
         ("javascript:alert(1)//", f"--base-url: {URL} (got 'javascript:alert(1)//')"),
         ("http://gpus.example/", f"--base-url: {URL} (got 'http://gpus.example/')"),
         ("http://localhost:8000/a b/",
-         "--base-url: must be a URL without spaces, quotes, <, > or backslashes (got 'http://localhost:8000/a b/')"),
+         "--base-url: must be an http:// URL without spaces, quotes, <, > or backslashes (got 'http://localhost:8000/a b/')"),
+        # the localhost exception is the parsed host's: this one is evil.example, over http
+        ("http://localhost:80@evil.example/", f"--base-url: {URL} (got 'http://localhost:80@evil.example/')"),
+        ("https://gpus.example/?x=/", "--base-url: must have no query (?) or fragment (#) (got 'https://gpus.example/?x=/')"),
+        ("https://user:pass@gpus.example/",
+         "--base-url: must not hold a user name or password (got 'https://user:pass@gpus.example/')"),
     ],
 )
 def test_base_url_option_follows_the_site_yaml_rule(tmp_path, base_url, expected):
@@ -93,6 +109,14 @@ def test_base_url_option_follows_the_site_yaml_rule(tmp_path, base_url, expected
     code, lines = run_cli("build", "--content", str(FIXTURE), "--out", str(out), "--base-url", base_url)
     assert (code, lines) == (2, [expected])
     assert not out.exists()
+
+
+def test_the_text_rule_refuses_every_control_format_and_separator_character():
+    """NOT_TEXT is written out for Unicode 14: it must hold every Cc, Cf, Zl and Zp character of the
+    running Python, and nothing a name is made of."""
+    hidden = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Zl", "Zp")]
+    assert [f"U+{ord(ch):04X}" for ch in hidden if not NOT_TEXT.fullmatch(ch)] == []
+    assert NOT_TEXT.search("Kimi-K3 — Qwen3 Ação 数据 (MoE) ü") is None
 
 
 MARKUP = "<img src=x onerror=alert(1)>"

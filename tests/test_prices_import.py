@@ -73,7 +73,7 @@ def test_a_json_feed(tmp_path, content_copy, capsys):
         ("prices.csv", HEADER + "h200,3.10,RunPod,2026-11-01,\n", ["prices.csv:2: source: missing"]),
         ("prices.csv", HEADER + "h200,3.10,,2026-11-01,https://r.example\n", ["prices.csv:2: provider: missing"]),
         ("prices.csv", HEADER + 'h200,3.10,"Run\nPod",2026-11-01,https://r.example\n',
-         ["prices.csv:2: provider: must be a single line of text without control, separator or bidi characters (found U+000A)"]),
+         ["prices.csv:2: provider: must be a single line of text without control, format, separator or bidi characters (found U+000A)"]),
         ("prices.csv", HEADER + "h200,3.10,RunPod,2026-11-01,https://r.example\nh200,3.20,RunPod,2026-11-02,https://r.example\n",
          ["prices.csv:3: gpu: h200 already has a price on line 2"]),
         ("prices.csv", HEADER + "h200,3.10,RunPod\n", ["prices.csv:2: expected 5 columns, got 3"]),

@@ -81,7 +81,7 @@ def _check_inputs(checkpoint: Checkpoint) -> None:
 
 
 def _check_text(data: object, folder: Path, path: str = "") -> None:
-    """Every string the file would hold is one line without control, separator or bidi characters."""
+    """Every string the file would hold is one line without control, format, separator or bidi characters."""
     if isinstance(data, dict):
         for key, value in data.items():
             _check_text(value, folder, f"{path}.{key}".lstrip("."))
@@ -89,6 +89,6 @@ def _check_text(data: object, folder: Path, path: str = "") -> None:
         found = NOT_TEXT.search(data)
         if found:
             raise CheckpointError(
-                f"{folder}: {path}: must be a single line of text without control, separator or bidi "
+                f"{folder}: {path}: must be a single line of text without control, format, separator or bidi "
                 f"characters (found U+{ord(found.group()):04X})"
             )

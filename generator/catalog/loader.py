@@ -90,11 +90,17 @@ def _site(file: YamlFile, problems: Problems) -> Site | None:
     return Site(**values)
 
 
-def _read(path: Path, problems: Problems) -> YamlFile | None:
+def _read(path: Path, problems: Problems, root: Path) -> YamlFile | None:
+    """`path`'s YAML, or None after adding its problem; a link to outside `root` (the content
+    folder) is refused, not followed."""
     cwd = Path.cwd()
     display = (path.relative_to(cwd) if path.is_relative_to(cwd) else path).as_posix()
     if not path.exists():
         problems.lines.append(f"{display}:1: (file): missing file")
+        return None
+    if path.is_symlink() and not path.resolve().is_relative_to(root.resolve()):
+        problems.lines.append(f"{display}:1: (file): a link to outside the content folder ({path.resolve()}); "
+                              "copy the file in instead")
         return None
     try:
         file = read_yaml(path, display)
@@ -112,9 +118,9 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
     passes sizing.catalog_rules.model_problems)."""
     content_dir = Path(content_dir).absolute()
     problems = Problems()
-    site_file = _read(content_dir / "site.yaml", problems)
+    site_file = _read(content_dir / "site.yaml", problems, content_dir)
     site = _site(site_file, problems) if site_file else None
-    gpus = _read_gpus(content_dir / "gpus.yaml", problems)
+    gpus = _read_gpus(content_dir / "gpus.yaml", problems, content_dir)
 
     model_paths = sorted((content_dir / "models").glob("*.yaml"))
     if not model_paths:
@@ -122,7 +128,7 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
     models: list[Model] = []
     seen_ids: dict[str, str] = {}
     for path in model_paths:
-        file = _read(path, problems)
+        file = _read(path, problems, content_dir)
         if file is None:
             continue
         model = read_model(file, path.stem, problems)
@@ -149,14 +155,15 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
 def load_gpus(path: Path) -> tuple[Gpu, ...]:
     """Read one GPU file on its own (`prices import` checks its rewrite); raise CatalogError."""
     problems = Problems()
-    gpus = _read_gpus(Path(path).absolute(), problems)
+    path = Path(path).absolute()
+    gpus = _read_gpus(path, problems, path.parent)
     if problems.lines:
         raise CatalogError(problems.lines)
     return tuple(gpus)
 
 
-def _read_gpus(path: Path, problems: Problems) -> list[Gpu]:
-    file = _read(path, problems)
+def _read_gpus(path: Path, problems: Problems, root: Path) -> list[Gpu]:
+    file = _read(path, problems, root)
     gpus = _gpus(file, problems) if file else []
     _check_unique(file, [(g.slug, i) for i, g in enumerate(gpus)], "gpus.{}.slug", "GPU slug", problems)
     return gpus

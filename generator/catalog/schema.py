@@ -37,8 +37,15 @@ def todo_paths(data: object, path: str = "") -> list[str]:
 
 # The text rule, for every string that reaches a page, a twin, llms.txt, the sitemap or JSON-LD:
 # one line, with no character that ends a line or a Markdown block (C0 incl. NUL, DEL, C1 incl.
-# U+0085, U+2028/U+2029) or that reorders what the reader sees (bidi marks, overrides, isolates).
-NOT_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# U+0085, U+2028/U+2029) and no format character: those that reorder what the reader sees (bidi
+# marks such as U+061C, overrides, isolates) or hide in it (U+200B, U+FEFF, tags). The class is
+# every Cc, Cf, Zl and Zp character of Unicode 14 (Python 3.11's unicodedata);
+# tests/test_hostile_text.py holds it to the running Python's categories.
+NOT_TEXT = re.compile(
+    "[\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f"
+    "\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
+)
 NAME_LENGTH = 200  # names, ids, vendors, providers, short facts: one cell of a table
 NOTE_LENGTH = 1000  # a fact's remark or its citations (several URLs joined by " ; "): a paragraph
 
@@ -49,7 +56,7 @@ def single_line(value: Any, limit: int) -> str:
     found = NOT_TEXT.search(value)
     if found:
         raise ValueError(
-            "must be a single line of text without control, separator or bidi characters"
+            "must be a single line of text without control, format, separator or bidi characters"
             f" (found U+{ord(found.group()):04X})"
         )
     text = value.strip()
@@ -253,21 +260,43 @@ def link_target(value: Any) -> str:
         ) from None
 
 
+def _site_root(text: str, scheme: str) -> str:
+    """A site's root URL: `scheme`, a host, a path ending in '/', and no credentials, query or
+    fragment (they would reach every canonical link, the sitemap, robots.txt and llms.txt)."""
+    try:
+        parts = urlsplit(text)
+        hostname = parts.hostname
+        parts.port  # a port that is not a number raises here
+    except ValueError:
+        hostname = None
+    if parts.scheme != scheme or not hostname or any(ch in text for ch in URL_BREAKERS):
+        raise ValueError(f"must be an {scheme}:// URL without spaces, quotes, <, > or backslashes (got {text!r})")
+    if "@" in parts.netloc:
+        raise ValueError(f"must not hold a user name or password (got {text!r})")
+    if parts.query or parts.fragment or "?" in text or "#" in text:
+        raise ValueError(f"must have no query (?) or fragment (#) (got {text!r})")
+    if not parts.path.endswith("/"):
+        raise ValueError(f"must end with '/' (got {text!r})")
+    return text
+
+
 def base_url(value: Any) -> str:
-    url = https_url(value)
-    if not url.endswith("/"):
-        raise ValueError(f"must end with '/' (got {url!r})")
-    return url
+    return _site_root(https_url(value), "https")
+
+
+# Hosts that are this machine: a preview on them may be served over http.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
 def preview_base_url(value: Any) -> str:
-    """--base-url: site.yaml's rule, except that a preview on this machine may be served over http."""
-    if isinstance(value, str) and re.match(r"http://(127\.0\.0\.1|localhost|\[::1\])[:/]", value):
-        try:
-            return "http://" + base_url("https://" + value.removeprefix("http://")).removeprefix("https://")
-        except ValueError:
-            raise ValueError(f"must be a URL without spaces, quotes, <, > or backslashes (got {value!r})") from None
-    return base_url(value)
+    """--base-url: site.yaml's rule, except that a preview on this machine may be served over http
+    (the host decided on the parsed URL: http://localhost:80@evil.example/ is evil.example's)."""
+    text = plain_text(value)
+    try:
+        local = urlsplit(text).scheme == "http" and urlsplit(text).hostname in LOCAL_HOSTS
+    except ValueError:
+        local = False
+    return _site_root(text, "http") if local else base_url(text)
 
 
 def console_url(value: Any) -> str:
