@@ -281,3 +281,27 @@ def test_folded_sections_are_in_the_html_and_the_twin(site, lang, heading):
     weights = page[page.index('id="weights"'):page.index('id="formats"')]
     assert "<table>" in weights and ("2,779,832,501,856" in weights or "2.779.832.501.856" in weights)
     assert heading in html(site, f"{lang}/models/kimi-k3.html.md")
+
+
+def test_a_full_disk_names_the_output_and_keeps_the_previous_site(tmp_path):
+    """A write that fails (a file-size limit stands for a full disk: EFBIG as ENOSPC) is one line
+    naming the output, not a file of the tool's own it was copying; the previous site stays."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "site"
+    assert build(out).returncode == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (60_000, 60_000))  # the theme bundle, copied from the venv, fails
+
+    result = subprocess.run([sys.executable, "-m", "generator", "build", "--content", str(FIXTURE), "--out", str(out),
+                             "--base-url", "https://other.example/"], capture_output=True, text=True, preexec_fn=limit)
+    assert result.returncode == 1 and "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+    named = result.stderr.removeprefix("error: ").split(": ")[0]
+    assert named == str(out) or named.startswith((f"{out}/", f"{tmp_path}/.site."))
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

@@ -8,13 +8,12 @@ a single line.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import yaml
 
 from generator.catalog.checkpoint import Checkpoint, CheckpointError, read_checkpoint
+from generator.catalog.file_writes import catalog_lock, replace_file
 from generator.catalog.hf_config import config_problem, model_record, model_type, record_slug
 from generator.catalog.schema import NOT_TEXT, TODO, repo_id as checked_repo_id, todo_paths
 
@@ -47,10 +46,8 @@ def add_model(folder: Path, content_dir: Path, repo_id: str | None, force: bool)
         header.append("# Fill in every TODO (a value and its source) or delete the optional ones; `check` lists them.")
     text = "\n".join(header) + "\n" + yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=100)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{slug}.", suffix=".yaml")
-    with os.fdopen(handle, "w", encoding="utf-8") as file:
-        file.write(text)
-    os.replace(temporary, target)
+    with catalog_lock(content_dir):
+        replace_file(target, text, mode_from=content_dir / "gpus.yaml")  # the catalog's mode, 0644
     return target, todos
 
 

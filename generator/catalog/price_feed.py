@@ -13,9 +13,7 @@ import csv
 import datetime as dt
 import io
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -192,6 +190,7 @@ def rewrite_prices(text: str, rows: list[PriceRow]) -> str:
     other line as it was. The file is the catalog's own layout: `  - slug: x` starts an entry and
     its fields are indented by four spaces."""
     lines = text.split("\n")
+    ending = "\r" if text.count("\r\n") * 2 > text.count("\n") else ""  # a CRLF file stays CRLF
     for row in rows:
         pattern = re.compile(rf"  - slug: (['\"]?){re.escape(row.gpu)}\1\s*")
         start = next((i for i, line in enumerate(lines) if pattern.fullmatch(line)), None)
@@ -201,24 +200,11 @@ def rewrite_prices(text: str, rows: list[PriceRow]) -> str:
         end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("  - ") or not lines[i].startswith("    ")), len(lines))
         price = next((i for i in range(start + 1, end) if lines[i].startswith("    price_per_gpu_hour:")), None)
         if price is None:
-            lines.insert(end, _price_line(row))
+            lines.insert(end, _price_line(row) + ending)
             continue
         stop = price + 1
         while stop < end and lines[stop].startswith("     "):  # a block mapping's deeper lines
             stop += 1
-        lines[price:stop] = [_price_line(row)]
+        comment = re.search(r"\}(\s+#[^\r]*)\r?$", lines[price])  # a remark after the price stays
+        lines[price:stop] = [_price_line(row) + (comment.group(1) if comment else "") + ending]
     return "\n".join(lines)
-
-
-def write_in_place(path: Path, text: str) -> None:
-    """Replace `path` by `text` in one rename: a reader sees the old file or the new one, never half."""
-    mode = os.stat(path).st_mode & 0o777
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as file:
-            file.write(text)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

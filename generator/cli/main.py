@@ -33,7 +33,8 @@ from generator.catalog.schema import NOT_TEXT
 from generator.site.build import build_site
 from generator.site.errors import BuildError
 from generator.site.progress import Progress
-from generator.catalog.price_feed import PriceFeedError, read_price_feed, rewrite_prices, write_in_place
+from generator.catalog.file_writes import catalog_lock, replace_file
+from generator.catalog.price_feed import PriceFeedError, read_price_feed, rewrite_prices
 
 DESCRIPTION = """\
 VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese and English.
@@ -263,6 +264,10 @@ def _add_model(args) -> int:
     except CheckpointError as error:
         print(f"add-model: {_one_line(str(error))}", file=sys.stderr)
         return 2
+    except OSError as error:  # a full disk, a read-only folder: nothing is left half-written
+        print(f"add-model: {_one_line(str(error.filename or args.content))}: {error.strerror or error}; nothing written",
+              file=sys.stderr)
+        return 1
     print(f"wrote {path}")
     if todos:
         print(f"{len(todos)} to-do{'s' if len(todos) != 1 else ''}: {', '.join(todos)}")
@@ -347,13 +352,24 @@ def _import_prices(catalog, args) -> int:
         return 2
     target = args.content / "gpus.yaml"
     try:
-        rewritten = rewrite_prices(target.read_text(encoding="utf-8"), rows)
+        with catalog_lock(args.content):  # a second import waits, then reads this one's prices
+            return _rewrite_prices(target, rows)
+    except OSError as error:
+        print(f"prices: {target}: {error.strerror or error}; nothing written", file=sys.stderr)
+        return 1
+
+
+def _rewrite_prices(target: Path, rows) -> int:
+    text = target.read_bytes().decode("utf-8")  # as stored: CRLF lines stay CRLF
+    before = {gpu.slug: gpu for gpu in load_gpus(target)}
+    try:
+        rewritten = rewrite_prices(text, rows)
     except PriceFeedError as error:
         print(f"prices: {error.problems[0]}; nothing written", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as scratch:  # the rewrite must still load, with these prices
         trial = Path(scratch) / "gpus.yaml"
-        trial.write_text(rewritten, encoding="utf-8")
+        trial.write_bytes(rewritten.encode("utf-8"))
         try:
             updated = {gpu.slug: gpu for gpu in load_gpus(trial)}
         except CatalogError as error:
@@ -365,8 +381,7 @@ def _import_prices(catalog, args) -> int:
         print(f"prices: the rewritten gpus.yaml does not read back the new prices of {', '.join(wrong)}; nothing written",
               file=sys.stderr)
         return 1
-    write_in_place(target, rewritten)
-    before = {gpu.slug: gpu for gpu in catalog.gpus}
+    replace_file(target, rewritten)
     print(f"{target}: {len(rows)} price{'s' if len(rows) != 1 else ''} imported")
     for row in rows:
         old = before[row.gpu]

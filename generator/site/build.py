@@ -24,6 +24,16 @@ from generator.site.publish import check_out_dir, mark, publish, remove_stale_st
 from generator.site.view_models import site_pages
 
 
+def _written_path(error: OSError, out_dir: Path) -> Path:
+    """What a failed write names: the file, when it is the output's (the site, its staging folder or
+    its cache beside it), else the output folder (not a file of the tool's own it was copying)."""
+    ours = (str(out_dir) + "/", str(out_dir.parent / f".{out_dir.name}."))  # the site, and .site.cache/.building-
+    for name in (error.filename2, error.filename):
+        if name and str(Path(name).absolute()).startswith(ours):
+            return Path(name)
+    return out_dir
+
+
 def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None) -> int:
     """Build the whole site into `out_dir`, atomically; return the number of pages written."""
     progress = progress or Progress()
@@ -57,7 +67,7 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             cache.finish()
             publish(site_dir, out_dir, staging, on_swapped=progress.site_published)
         except OSError as error:
-            raise BuildError(f"{error.filename or out_dir}: {error.strerror or error}") from None
+            raise BuildError(f"{_written_path(error, out_dir)}: {error.strerror or error}") from None
         finally:
             remove_staging(staging)
     return len(specs) * len(catalog.site.languages)
