@@ -181,3 +181,16 @@ def test_bad_arguments_give_one_line_and_exit_2(capsys, args, message):
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
 
+
+
+def test_llama_cpp_plans_an_imatrix_file_when_asked(capsys):
+    """bartowski's Meta-Llama-3.1-8B-Instruct-IQ4_XS.gguf is 4.45 GB (tests/data/gguf_sizes.yaml), made
+    with an importance matrix: with it, IQ4_XS keeps its first four ffn_down layers (32 // 8) at
+    IQ4_XS, each 14,336 × 4,096 values at 136 bytes per 256 instead of Q5_K's 176: 4 × 58,720,256 ×
+    40 / 256 = 36,700,160 bytes fewer, and the file's tensors are within 0.5 % of the published size."""
+    stock = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "rtx-4090", "--engine", "llama.cpp", "--quant", "IQ4_XS")
+    imatrix = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "rtx-4090", "--engine", "llama.cpp", "--quant", "IQ4_XS",
+                        "--imatrix")
+    assert (stock["imatrix"], imatrix["imatrix"]) == (False, True)
+    assert stock["gguf_file_bytes"] - imatrix["gguf_file_bytes"] == 36_700_160
+    assert abs(imatrix["gguf_file_bytes"] - 4.45e9) <= 0.005 * 4.45e9 < abs(stock["gguf_file_bytes"] - 4.45e9)

@@ -121,6 +121,9 @@ def _parser() -> argparse.ArgumentParser:
     gguf.add_argument("--n-cpu-moe", type=_whole_number(LAYERS), metavar="N",
                       help="keep the routed experts of the first N layers in RAM (default: with MoE, the fewest that fit)")
     gguf.add_argument("--cache-type", choices=list(CACHE_TYPES), default="f16", help="KV cache type, K and V (default: f16)")
+    gguf.add_argument("--imatrix", action="store_true",
+                      help="the file was quantized with an importance matrix (llama-quantize --imatrix, as bartowski's "
+                      "files are): IQ4_XS then keeps its first ffn_down layers at IQ4_XS instead of Q5_K")
     plan.add_argument("--json", action="store_true", help="print one JSON object")
     prices = commands.add_parser("prices", help="update GPU prices from a feed")
     price_commands = prices.add_subparsers(dest="prices_command", required=True, metavar="ACTION")
@@ -306,7 +309,8 @@ def _plan(catalog, args) -> int:
     if args.engine == LLAMA_CPP.key:
         return _plan_llama_cpp(model, gpu, args)
     llama_only = [flag for flag, given in (("--quant", args.quant != "Q4_K_M"), ("--n-gpu-layers", args.n_gpu_layers is not None),
-                                           ("--n-cpu-moe", args.n_cpu_moe is not None), ("--cache-type", args.cache_type != "f16")) if given]
+                                           ("--n-cpu-moe", args.n_cpu_moe is not None), ("--cache-type", args.cache_type != "f16"),
+                                           ("--imatrix", args.imatrix)) if given]
     if llama_only:
         print(f"plan: {llama_only[0]}: only with --engine llama.cpp", file=sys.stderr)
         return 2
@@ -335,7 +339,7 @@ def _plan_llama_cpp(model, gpu, args) -> int:
               "is not modelled for llama.cpp", file=sys.stderr)
         return 2
     request = LlamaCppRequest(quant=args.quant, context=args.context, users=args.users, n_gpu_layers=args.n_gpu_layers,
-                              n_cpu_moe=args.n_cpu_moe, cache_type=args.cache_type)
+                              n_cpu_moe=args.n_cpu_moe, cache_type=args.cache_type, imatrix=args.imatrix)
     result = llama_cpp_plan(model, gpu, args.count, request)
     print(json.dumps(llama_cpp_json(result), indent=2) if args.json else llama_cpp_text(result))
     return 0

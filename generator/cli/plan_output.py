@@ -131,6 +131,7 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
         "engine": LLAMA_CPP.key,
         "engine_version": LLAMA_CPP.version,
         "quant": plan.request.quant,
+        "imatrix": plan.request.imatrix,
         "gguf_file_bytes": plan.file.tensor_bytes,  # the tensors; the file adds its metadata (a few MB)
         "bits_per_weight": round(plan.file.bits_per_weight, 4),
         "context": plan.context,

@@ -61,6 +61,7 @@ class LlamaCppRequest:
     n_gpu_layers: int | None = None  # None: the most that fit
     n_cpu_moe: int | None = None  # None: with MoE, the fewest that fit
     cache_type: str = "f16"  # --cache-type-k and --cache-type-v
+    imatrix: bool = False  # the file was quantized with an importance matrix (llama-quantize --imatrix)
 
 
 @dataclass(frozen=True)
@@ -135,8 +136,8 @@ class LlamaCppLayers:
     tied: bool  # the output head is the embedding table
 
 
-def llama_cpp_layers(model: Model, quant: str) -> LlamaCppLayers:
-    file = gguf_file(model, quant)
+def llama_cpp_layers(model: Model, quant: str, imatrix: bool = False) -> LlamaCppLayers:
+    file = gguf_file(model, quant, imatrix)
     layers = model.architecture.layers
     totals = [[0, 0, 0, 0] for _ in range(layers + 1)]
     embeddings = 0
@@ -226,7 +227,7 @@ def _placement(tables: LlamaCppLayers, windowed: str, gpus: int, ngl: int, cpu_m
 
 def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest = LlamaCppRequest()) -> LlamaCppPlan:
     arch = model.architecture
-    tables = llama_cpp_layers(model, request.quant)
+    tables = llama_cpp_layers(model, request.quant, request.imatrix)
     windowed = windowed_layers(model)
     per_cell, window = cell_bytes(model, request.cache_type), window_cells(model)
     context = request.context or default_llama_cpp_context(model)

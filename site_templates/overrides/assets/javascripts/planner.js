@@ -329,7 +329,7 @@
         users > 1 ? ["--parallel " + users] : [],
         request.cacheType !== "f16" ? ["--cache-type-k " + request.cacheType + " --cache-type-v " + request.cacheType] : []);
     return {
-      model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant,
+      model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant, imatrix: false,  // the calculator plans stock llama-quantize files
       gguf_file_bytes: Q.file[0], bits_per_weight: Math.round(Q.file[0] * 8 / Q.file[1] * 10000) / 10000, context: context,
       users: users, cache_type: request.cacheType, n_gpu_layers: ngl, n_cpu_moe: cpuMoe, total_memory_bytes_per_gpu: gpu.memory_bytes,
       weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell * layers,
