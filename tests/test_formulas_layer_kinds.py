@@ -25,6 +25,13 @@ from tests.formula_records import arch, gqa, linear, mla
         (RecurrentStateLayers(36, 32, 128, 128, conv_width=8_192, conv_kernel=4), 1, 548_864),
         # tp 4: 8 × 128 × 128 + 3 × 8,192 / 4 = 131,072 + 6,144
         (RecurrentStateLayers(36, 32, 128, 128, conv_width=8_192, conv_kernel=4), 4, 137_216),
+        # Mamba2, 128 heads of 64 with d_state 128 and one group: 128 × 128 × 64 = 1,048,576, and 3
+        # inputs of x (8,192) + B and C (2 × 128) = 8,448 channels: 25,344
+        (RecurrentStateLayers(36, 128, 128, 64, conv_width=8_448, conv_kernel=4, groups=1), 1, 1_073_920),
+        # tp 4: 32 heads (262,144); the one group is copied to every GPU: 3 × (8,192 / 4 + 256) = 6,912
+        (RecurrentStateLayers(36, 128, 128, 64, conv_width=8_448, conv_kernel=4, groups=1), 4, 269_056),
+        # 8 groups over 4 GPUs split evenly: 3 × (8,192 + 2 × 8 × 128) / 4 = 7,680
+        (RecurrentStateLayers(36, 128, 128, 64, conv_width=10_240, conv_kernel=4, groups=8), 4, 269_824),
     ],
 )
 def test_values_one_layer_keeps_on_one_gpu(kind, tensor, values):

@@ -82,6 +82,10 @@ def test_attention_params_three_layers(attention, expected):
         # forget gate 16 × 4 = 64 and 4 × 8 = 32, beta 16 × 3 = 48, A_log 2, dt_bias 8, norm 5,
         # o 240 → 1,259; × 3 layers + 960
         pytest.param("kimi_delta", 4_737, id="kimi-delta"),
+        # Mamba2, read as 2 groups of d_state 4 and 3 heads of 5 (d_inner 15): in_proj 16 × (2 × 15
+        # + 2 × 8 + 3) = 784, conv (15 + 16) × 4 = 124 and its bias 31, dt_bias, A_log and D 3 × 3 = 9,
+        # norm 15, out 15 × 16 = 240 → 1,203; × 3 layers + 960
+        pytest.param("mamba2", 4_569, id="mamba2"),
     ],
 )
 def test_linear_attention_params(kind, expected):

@@ -101,7 +101,7 @@ ATTENTION_FIELDS = {
     "indexer_head_dim": Field(_int),
 }
 LINEAR_ATTENTION_FIELDS = {
-    "kind": Field(schema.one_of("gated_deltanet", "kimi_delta"), required=True),
+    "kind": Field(schema.one_of("gated_deltanet", "kimi_delta", "mamba2"), required=True),
     "layers": Field(LAYER_COUNT, required=True),
     "key_heads": Field(_int, required=True),
     "value_heads": Field(_int, required=True),

@@ -96,9 +96,14 @@ class Attention:
 
 @dataclass(frozen=True)
 class LinearAttention:
-    """Layers with a fixed recurrent state per sequence instead of a KV cache."""
+    """Layers with a fixed recurrent state per sequence instead of a KV cache.
 
-    kind: str  # "gated_deltanet" (Qwen3-Next) or "kimi_delta" (Kimi-K3)
+    A Mamba2 layer ("mamba2": Granite 4.0-H, Nemotron-H) reads the same way: its groups are the
+    key heads (mamba_n_groups) of width d_state (mamba_d_state), its heads the value heads
+    (mamba_n_heads) of width mamba_d_head; its state is n_heads × d_head × d_state, the same form
+    as a gated delta rule's."""
+
+    kind: str  # "gated_deltanet" (Qwen3-Next), "kimi_delta" (Kimi-K3) or "mamba2"
     layers: int
     key_heads: int
     value_heads: int

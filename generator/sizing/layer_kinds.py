@@ -69,8 +69,9 @@ class LatentLayers:
 
 @dataclass(frozen=True)
 class RecurrentStateLayers:
-    """Linear attention (gated delta rule): a key_dim × value_dim matrix per value head, plus the
-    last (conv_kernel - 1) inputs of its short convolution over q, k and v, once per sequence."""
+    """Linear attention (gated delta rule) or Mamba2: a key_dim × value_dim matrix per value head,
+    plus the last (conv_kernel - 1) inputs of its short convolution over q, k and v (Mamba2: x, B
+    and C), once per sequence."""
 
     layers: int
     value_heads: int
@@ -78,6 +79,9 @@ class RecurrentStateLayers:
     value_head_dim: int
     conv_width: int  # 2 × key_dim + value_dim: the channels the convolution runs over
     conv_kernel: int
+    # Mamba2's B and C groups: vLLM copies them to every GPU when they do not split evenly
+    # (vllm/model_executor/layers/mamba/mamba_mixer2.py: extra_groups_for_head_shards); 0: none
+    groups: int = 0
     window = None
     per_sequence = True
     llama_cpp_rows = ()
@@ -85,7 +89,12 @@ class RecurrentStateLayers:
     def values_on_gpu(self, tensor: int) -> int:
         # value heads and convolution channels split over the GPUs
         matrix = self.value_heads // tensor * self.key_head_dim * self.value_head_dim
-        return matrix + (self.conv_kernel - 1) * self.conv_width // tensor
+        if not self.groups or self.groups % tensor == 0:
+            return matrix + (self.conv_kernel - 1) * self.conv_width // tensor
+        # groups copied up to one per GPU: x splits, each GPU keeps the B and C of its group
+        group_channels = 2 * self.groups * self.key_head_dim
+        per_gpu = (self.conv_width - group_channels) // tensor + 2 * self.key_head_dim * -(-self.groups // tensor)
+        return matrix + (self.conv_kernel - 1) * per_gpu
 
 
 LayerKind = AttentionLayers | LatentLayers | RecurrentStateLayers
@@ -107,7 +116,8 @@ def layer_kinds(arch: Architecture) -> tuple[LayerKind, ...]:
         kinds.append(_softmax_layers(arch, windowed, attention.sliding_window))
     if linear:
         kinds.append(RecurrentStateLayers(linear.layers, linear.value_heads, linear.key_head_dim, linear.value_head_dim,
-                                          2 * linear.key_dim + linear.value_dim, linear.conv_kernel))
+                                          2 * linear.key_dim + linear.value_dim, linear.conv_kernel,
+                                          linear.key_heads if linear.kind == "mamba2" else 0))
     return tuple(kind for kind in kinds if kind.layers)
 
 
@@ -223,6 +233,19 @@ def linear_attention_tensors(arch: Architecture) -> list[LayerTensor]:
             LayerTensor(("ssm_dt", "ssm_a"), linear.value_heads, 1),
             LayerTensor(("ssm_norm",), linear.value_head_dim, 1),
             LayerTensor(("ssm_out",), value_dim, hidden, heads),
+        ]
+    if linear.kind == "mamba2":
+        # NOTE: Mamba2 (transformers modeling_granitemoehybrid.py, GraniteMoeHybridMambaLayer): one
+        # input projection to z, x, B, C and dt (2·d_inner + 2·groups·d_state + heads), a short
+        # convolution over x, B and C with its bias, dt_bias, A_log and D per head, a gated norm
+        # over d_inner, and the output projection.
+        return [
+            LayerTensor(("ssm_in",), hidden, 2 * value_dim + 2 * key_dim + linear.value_heads, linear.value_heads),
+            LayerTensor(("ssm_conv1d",), 2 * key_dim + value_dim, linear.conv_kernel, linear.value_heads),
+            LayerTensor(("ssm_conv1d_b",), 2 * key_dim + value_dim, 1),
+            LayerTensor(("ssm_dt", "ssm_a", "ssm_d"), linear.value_heads, 1),
+            LayerTensor(("ssm_norm",), value_dim, 1),
+            LayerTensor(("ssm_out",), value_dim, hidden, linear.value_heads),
         ]
     # NOTE: Kimi Delta Attention (Kimi Linear, modeling_kimi_linear.py): q, k, v projections with
     # short convolutions, a full-rank output gate, a low-rank forget gate (rank = head_dim), a beta
