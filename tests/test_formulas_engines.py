@@ -77,3 +77,28 @@ def test_small_rules():
     assert (per_tensor_parallel({1: 10, 2: 20}, 1), per_tensor_parallel({1: 10, 2: 20}, 8)) == (10, 20)
     reported = replace(gpu("g", 80 * 10**9), reported_memory_bytes=85_045_477_376)
     assert (engine_memory_bytes(reported), engine_memory_bytes(gpu("g", 80 * 10**9))) == (85_045_477_376, 80 * 10**9)
+
+
+def test_vllm_sizes_a_hybrid_block_to_hold_one_mamba_state_as_its_log_says():
+    """Granite-4.0-H-Small at TP 1 (tests/data/engine_logs.yaml, ROCm issue 5590): one sequence's
+    Mamba2 state is (128 heads × 64 × 128 + 3 × (8,192 + 2 × 128)) × 2 bytes = 2,147,840 bytes; an
+    attention token of one layer 2 × 8 × 128 × 2 = 4,096 bytes, so blocks of 16 × ceil(2,147,840 /
+    65,536) = 528 tokens, and the state is padded to 528 × 4,096 = 2,162,688 bytes, 0.69 % more."""
+    from pathlib import Path
+
+    import yaml
+
+    from generator.catalog.loader import load_catalog
+    from generator.sizing.engine_vllm import block_layout
+    from generator.sizing.layer_kinds import kind_bytes
+
+    root = Path(__file__).resolve().parent.parent
+    row = next(r for r in yaml.safe_load((root / "tests" / "data" / "engine_logs.yaml").read_text())
+               if r["id"] == "granite-4.0-h-small-strix-halo-tp1-rocm-issue5590")
+    model = next(m for m in load_catalog(root / "content").models if m.slug == "granite-4-0-h-small")
+    kinds = kind_bytes(model.architecture, 1, 2)
+    state = next(kind.bytes for kind in kinds if kind.per_sequence)
+    layout = block_layout(kinds, 1, 2048)
+    assert (state, layout.block_size) == (2_147_840, 528) == (2_147_840, row["log"]["attention_block_size"])
+    padding = layout.block_size * 4_096 / state - 1
+    assert round(padding * 100, 2) == row["log"]["mamba_page_padding_percent"]

@@ -171,6 +171,8 @@ def test_readable_table(capsys):
         (["deepseek-v2-lite-chat", "--gpu", "l4", "--precision", "8", "--engine", "sglang"],
          "plan: --precision 8: no 8-bit checkpoint of DeepSeek-V2-Lite-Chat that SGLang serves is in the catalog "
          "(its checkpoints: deepseek-ai/DeepSeek-V2-Lite-Chat)"),
+        (["granite-4-0-h-small", "--gpu", "h100-sxm", "--engine", "sglang"],
+         "plan: --engine sglang: SGLang 0.5.3rc2 does not run Granite-4.0-H-Small's mamba2 layers (--engine vllm does)"),
         (["qwen3-8b", "--gpu", "l4", "--checkpoint", "nobody/Qwen3-8B-FP8"],
          "plan: --checkpoint: 'nobody/Qwen3-8B-FP8' is not a checkpoint of qwen3-8b in the catalog"),
     ],

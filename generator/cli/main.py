@@ -396,8 +396,15 @@ def _rewrite_prices(target: Path, rows) -> int:
 
 def _no_checkpoint(model, request, args) -> bool:
     """No weights of the precision (or repo) asked that the engine serves: one line saying which
-    checkpoints there are and where 4 bits are (a GGUF file, with llama.cpp)."""
+    checkpoints there are and where 4 bits are (a GGUF file, with llama.cpp); or the engine's
+    version does not run the model at all."""
     engine = SERVING_ENGINES[request.engine]
+    if not engine.runs(model):
+        kind = model.architecture.linear_attention.kind
+        others = [e.key for e in SERVING_ENGINES.values() if e.runs(model)]
+        print(f"plan: --engine {engine.key}: {engine.name} {engine.version} does not run {_one_line(model.name)[:100]}'s "
+              f"{kind} layers" + (f" (--engine {' or '.join(others)} does)" if others else ""), file=sys.stderr)
+        return True
     if served_weights(model, request.precision, engine, request.checkpoint) is not None:
         return False
     listed = ", ".join([model.id, *(c.id for c in model.checkpoints)])

@@ -26,6 +26,8 @@ MEMORY_IN_USE = "memory_in_use"  # the fraction asks for more than is free once 
 WEIGHTS_DO_NOT_FIT = "weights_do_not_fit"
 NO_KV_MEMORY = "no_kv_memory"  # the weights load, nothing is left for the KV cache
 CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequence of the context
+# The engine's version does not run the model's kind of layers (engine record `recurrent_kinds`).
+ENGINE_DOES_NOT_RUN = "engine_does_not_run"
 # No checkpoint of the precision asked that the engine serves (checkpoints.py): no command loads
 # other weights than the verdict is for.
 NO_CHECKPOINT = "no_checkpoint"
@@ -123,6 +125,13 @@ class Engine:
     # the flags that quantize a 16-bit checkpoint to FP8 as it loads (checkpoints.py); () when the
     # plans do not offer it for this engine
     on_the_fly_fp8: tuple[tuple[str, str], ...] = ()
+    # the recurrent-state layer kinds (records.LinearAttention.kind) its version runs
+    recurrent_kinds: tuple[str, ...] = ()
+
+    def runs(self, model: Model) -> bool:
+        """Whether this engine's version runs every kind of layer the model has."""
+        linear = model.architecture.linear_attention
+        return linear is None or linear.kind in self.recurrent_kinds
 
     def as_data(self) -> dict:
         """The record as the browser reads it (plan_data.py)."""

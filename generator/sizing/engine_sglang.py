@@ -123,4 +123,7 @@ SGLANG = Engine(
     # refuses a longer --context-length unless told to allow it (as public launch scripts that pass
     # this override with --context-length 131072 do).
     rope_override=rope_override, rope_env=("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",),
+    # Gated DeltaNet (qwen3_next.py) and Kimi Delta; Mamba2 hybrids (granitemoehybrid.py) came after
+    # this version, with sgl-project/sglang PR #18040 (2026-01-31)
+    recurrent_kinds=("gated_deltanet", "kimi_delta"),
 )

@@ -232,5 +232,7 @@ VLLM = Engine(
     batch_flags=(("max_num_batched_tokens", "--max-num-batched-tokens"), ("max_num_seqs", "--max-num-seqs")),
     accounting=account, sequence_kv_bytes=sequence_kv_bytes, fitting_fraction=fitting_fraction, pads_mxfp4=True,
     on_the_fly_fp8=(("--quantization", "fp8"),),
+    # vllm/model_executor/models: qwen3_next.py, kimi_linear.py, granitemoehybrid.py (Mamba2 hybrids)
+    recurrent_kinds=("gated_deltanet", "kimi_delta", "mamba2"),
     rope_override=rope_override,
 )

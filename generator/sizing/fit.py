@@ -30,7 +30,10 @@ class FitRow:
 
 def precisions_largest_first(model: Model, engine: str) -> tuple[str, ...]:
     """The precisions a plan with `engine` serves weights for (checkpoints.py), most bits first; the
-    published checkpoint as "native", in the place of its bits."""
+    published checkpoint as "native", in the place of its bits. An engine that does not run the
+    model: the published one alone, whose plan says so."""
+    if not SERVING_ENGINES[engine].runs(model):
+        return ("native",)  # one plan, which says the engine does not run the model
     published = published_weights(model).precision
     served = [key for key in PRECISION_BITS if served_weights(model, key, SERVING_ENGINES[engine]) is not None]
     return tuple("native" if key == published else key for key in served)

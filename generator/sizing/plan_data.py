@@ -74,7 +74,8 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         # the weights a plan at this precision serves (checkpoints.py): the same for every engine
         # that serves one, as on-the-fly FP8 is offered only where no checkpoint is; where none
         # does, the formats table's figures, for a plan that says so (planner.py)
-        served = {engine.key: served_weights(model, key, engine) for engine in SERVING_ENGINES.values()}
+        served = {engine.key: served_weights(model, key, engine) if engine.runs(model) else None
+                  for engine in SERVING_ENGINES.values()}
         weights = next((w for w in served.values() if w is not None), None)
         stored = sized_formats(model, key, tuple(SERVING_ENGINES.values()))
         # [layers, embeddings, output head] on one GPU, per tensor-parallel size, for each padding
@@ -99,6 +100,7 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "window": default_context(model), "context_window": model.context_window, "layers": arch.layers,
         "tensor_for": tensor_for,
         "precisions": precisions,
+        "runs": [key for key, engine in SERVING_ENGINES.items() if engine.runs(model)],  # engines whose version runs it
         # per engine, fit.py's order: the first that fits is the best
         "precision_order": {key: list(precisions_largest_first(model, key)) for key in SERVING_ENGINES},
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]

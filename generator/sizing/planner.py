@@ -16,8 +16,8 @@ from fractions import Fraction
 from generator.catalog.records import Gpu, Model
 from generator.sizing.checkpoints import ServedWeights, served_weights, sized_formats
 from generator.sizing.engine import (
-    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Engine,
-    PlanRequest, engine_memory_bytes, rope_scaling_at,
+    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, ENGINE_DOES_NOT_RUN, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
+    WEIGHTS_DO_NOT_FIT, Engine, PlanRequest, engine_memory_bytes, rope_scaling_at,
 )
 from generator.sizing.engine_vllm import vllm_mxfp4_padding
 from generator.sizing.engines import SERVING_ENGINES
@@ -26,7 +26,7 @@ from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
 from generator.sizing.speed import decode_tokens_per_second, kv_read_cache, weights_read_bytes
 
-__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
+__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "ENGINE_DOES_NOT_RUN", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
            "answer", "plan", "plan_that_starts", "plan_setup", "memory_at"]
 
 
@@ -126,7 +126,8 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     setup = plan_setup(gpu, count)
     split = parallel_sizes(model.architecture, setup)
     context = request.context or default_context(model)
-    served = served_weights(model, request.precision, engine, request.checkpoint)
+    runs = engine.runs(model)
+    served = served_weights(model, request.precision, engine, request.checkpoint) if runs else None
     # no checkpoint of that precision: the figures are another engine's or the formats table's, and
     # the plan does not start
     stored = served.stored if served else sized_formats(model, request.precision, tuple(SERVING_ENGINES.values()))
@@ -135,7 +136,8 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     # the longest context a plan may offer: the model's window (a model whose window is not published: the context asked)
     window = model.context_window
     account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)))
-    reason = NO_CHECKPOINT if served is None else CONTEXT_BEYOND_WINDOW if window and context > window else account.reason
+    reason = (ENGINE_DOES_NOT_RUN if not runs else NO_CHECKPOINT if served is None
+              else CONTEXT_BEYOND_WINDOW if window and context > window else account.reason)
     speed = None
     if gpu.bandwidth_bytes_per_second is not None and served is not None:
         read = weights_read_bytes(model, stored) + kv_read_cache(model.architecture, request.kv_dtype).sequence_bytes(context)

@@ -107,7 +107,7 @@ def tensor_parallel_fits(arch: Architecture, size: int) -> bool:
     """Whether `size` GPUs can split the attention heads evenly (vLLM and SGLang require it).
 
     Query heads must divide by the size; KV heads must divide by it or, when fewer, divide it
-    (each GPU then keeps a copy of a KV head).
+    (each GPU then keeps a copy of a KV head); linear-attention heads (and groups) must divide by it.
     """
     attention = arch.attention
     if attention.heads % size:
@@ -116,6 +116,10 @@ def tensor_parallel_fits(arch: Architecture, size: int) -> bool:
     if attention.kind == "gqa" and kv % size and size % kv:
         return False
     linear = arch.linear_attention
+    if linear is not None and linear.kind == "mamba2":
+        # Mamba2 splits its heads; one group (or fewer groups than GPUs) is copied to every GPU
+        # (vllm/model_executor/layers/mamba/mamba_mixer2.py: extra_groups_for_head_shards)
+        return linear.value_heads % size == 0 and (linear.key_heads % size == 0 or linear.key_heads == 1)
     return linear is None or (linear.key_heads % size == 0 and linear.value_heads % size == 0)
 
 

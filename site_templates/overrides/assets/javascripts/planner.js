@@ -68,7 +68,7 @@
   function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
   function dtypeKinds(p) { return p.model.kinds[p.request.kvDtype][p.split.tensor]; }
   var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
-    "no_checkpoint"];
+    "no_checkpoint", "engine_does_not_run"];
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
@@ -175,7 +175,8 @@
     var split = { tensor: tensor, pipeline: setup.gpusPerMachine * setup.machines / tensor }, context = request.context || model.window;
     var scaled = model.rope_override && context > model.rope_override.native;  // engine.py rope_scaling_at
     // checkpoints.py served_weights: the repo the command serves and the flags its weights need
-    var weights = model.precisions[request.precision], served = weights.engines.indexOf(request.engine) >= 0;
+    var runs = model.runs.indexOf(request.engine) >= 0;  // engine.py Engine.runs
+    var weights = model.precisions[request.precision], served = runs && weights.engines.indexOf(request.engine) >= 0;
     var flags = served ? weights.flags.slice() : [];
     if (scaled) flags = flags.concat(model.rope_override.flags[request.engine]);
     if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
@@ -188,7 +189,7 @@
     var window = model.context_window;  // the longest context a plan may offer
     Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, window || Math.max(context, model.window)));
     if (window && context > window) Object.assign(p, { reason: REASONS[4], maxUsers: 0 });
-    if (!served) Object.assign(p, { reason: REASONS[5], maxUsers: 0, maxContext: 0 });
+    if (!served) Object.assign(p, { reason: runs ? REASONS[5] : REASONS[6], maxUsers: 0, maxContext: 0 });
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second && served) {
       var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[request.kvDtype], context);
