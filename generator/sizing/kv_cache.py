@@ -34,19 +34,26 @@ class KvCache:
         return sequences * self.sequence_bytes(tokens)
 
 
+# Recurrent states stay at the model's 16 bits whatever the KV cache's type: vLLM sizes them by
+# mamba_cache_dtype and mamba_ssm_cache_dtype ("auto": the model's dtype), not --kv-cache-dtype
+# (vllm/model_executor/layers/mamba/mamba_utils.py MambaStateDtypeCalculator), as the plans do
+# (layer_kinds.kind_bytes).
+STATE_BITS = 16
+
+
 def kv_cache(arch: Architecture, bits: int = 16) -> KvCache:
-    """One sequence on one GPU, every value (and the state) at `bits` bits (layer_kinds.py)."""
+    """One sequence on one GPU, every cached value at `bits` bits, the state at STATE_BITS (layer_kinds.py)."""
     kinds = layer_kinds(arch)
 
-    def total(selected) -> int:
-        return sum(kind.layers * kind.values_on_gpu(1) for kind in selected) * bits // 8
+    def total(selected, at: int = bits) -> int:
+        return sum(kind.layers * kind.values_on_gpu(1) for kind in selected) * at // 8
 
     windows = [kind for kind in kinds if kind.window is not None]
     return KvCache(
         bytes_per_token=total(k for k in kinds if k.window is None and not k.per_sequence),
         window_bytes_per_token=total(windows),
         window_tokens=windows[0].window if windows else 0,
-        state_bytes=total(k for k in kinds if k.per_sequence),
+        state_bytes=total((k for k in kinds if k.per_sequence), STATE_BITS),
     )
 
 
