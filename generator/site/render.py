@@ -223,7 +223,9 @@ class Renderer:
     def gigabytes_fine(self, byte_count: int) -> str:
         """GB with the decimals a small figure needs: 0.23, 4.84, 29.2, 1,561 (and < 0.01)."""
         if 0 < byte_count < 5 * 10**6:
-            return "< " + format_decimal(Decimal("0.01"), locale=self.locale)
+            # our own text: "<" and a space start no tag in Markdown or HTML, so it stays as written
+            # (escaped, a twin would show "&lt; 0.01" to whoever reads the Markdown)
+            return Markdown("< " + format_decimal(Decimal("0.01"), locale=self.locale))
         gigabytes = Decimal(byte_count) / 10**9
         pattern = "#,##0.##" if abs(gigabytes) < 10 else "#,##0.#" if abs(gigabytes) < 100 else "#,##0"
         return format_decimal(gigabytes, format=pattern, locale=self.locale)
