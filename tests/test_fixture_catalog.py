@@ -52,7 +52,7 @@ FEATURES = {
     "linear attention": (
         "qwen3-next-80b-a3b-instruct", "en",
         ["36 linear-attention layers keep a fixed state per sequence instead of a cache that grows.",
-         "| Linear-attention state per sequence | 0.04 GB | 0.02 GB |",
+         "| Linear-attention state per sequence | 0.04 GB | 0.04 GB |",
          "| Per token, layers that see the whole context | 24,576 B | 12,288 B |"],  # 12 × 2 × 2 × 256 × 2
         [],
     ),
