@@ -102,3 +102,16 @@ def test_add_model_writes_with_the_catalogs_mode(tmp_path, content_copy):
     result = cli("add-model", str(folder), "--id", "meta-llama/Llama-3.1-8B", "--content", str(content_copy))
     assert result.returncode == 0, result.stderr
     assert stat.S_IMODE((content_copy / "models" / "llama-3-1-8b.yaml").stat().st_mode) == 0o644
+
+
+def test_add_model_never_writes_through_a_link_to_outside_the_catalog(tmp_path, content_copy):
+    """A planted models/<slug>.yaml linking elsewhere: --force refuses in one line, the file it
+    points to is untouched."""
+    outside = tmp_path / "bashrc"
+    outside.write_text("export PATH\n")
+    (content_copy / "models" / "llama-3-1-8b.yaml").symlink_to(outside)
+    folder = checkpoint_folder(tmp_path, hf_configs.LLAMA_3_1_8B)
+    result = cli("add-model", str(folder), "--id", "meta-llama/Llama-3.1-8B", "--content", str(content_copy), "--force")
+    assert result.returncode == 1 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.endswith(": a link to outside the content folder; copy the file in instead; nothing written\n")
+    assert outside.read_text() == "export PATH\n" and hidden_files(content_copy / "models") == []

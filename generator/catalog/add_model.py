@@ -47,7 +47,7 @@ def add_model(folder: Path, content_dir: Path, repo_id: str | None, force: bool)
     text = "\n".join(header) + "\n" + yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=100)
     target.parent.mkdir(parents=True, exist_ok=True)
     with catalog_lock(content_dir):
-        replace_file(target, text, mode_from=content_dir / "gpus.yaml")  # the catalog's mode, 0644
+        replace_file(target, text, content_dir, mode_from=content_dir / "gpus.yaml")  # the catalog's mode, 0644
     return target, todos
 
 

@@ -10,6 +10,7 @@ written where it points, the link left as it was. Writers hold an flock on the c
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import tempfile
@@ -31,10 +32,13 @@ def catalog_lock(content_dir: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def replace_file(path: Path, text: str, mode_from: Path | None = None) -> None:
+def replace_file(path: Path, text: str, root: Path, mode_from: Path | None = None) -> None:
     """Write `text` (newlines as given) to `path` in one rename. The mode is the file's own, else
-    `mode_from`'s (a sibling catalog file), else NEW_FILE_MODE."""
-    target = path.resolve() if path.is_symlink() else path
+    `mode_from`'s (a sibling catalog file), else NEW_FILE_MODE. A link is written through only
+    when it points inside `root` (the content folder): never a file elsewhere."""
+    target = path.resolve()  # a link: the file it points to
+    if not target.is_relative_to(root.resolve()):
+        raise PermissionError(errno.EPERM, "a link to outside the content folder; copy the file in instead", str(path))
     source = target if target.exists() else mode_from if mode_from is not None and mode_from.exists() else None
     mode = os.stat(source).st_mode & 0o777 if source is not None else NEW_FILE_MODE
     descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

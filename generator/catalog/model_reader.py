@@ -48,10 +48,11 @@ def _inconsistencies(values: dict, slug: str, stem: str) -> list[tuple[str, str]
     return [(field, message) for bad, field, message in checks if bad]
 
 
-def _read_checkpoints(file: YamlFile, entries: list, values: dict, problems: Problems) -> tuple[Checkpoint, ...] | None:
-    """The `checkpoints` list, each entry checked against CHECKPOINT_FIELDS and against the model."""
+def _read_checkpoints(file: YamlFile, entries: list, model_id: str, layers: int | None,
+                      problems: Problems) -> tuple[Checkpoint, ...] | None:
+    """The `checkpoints` list, each entry checked against CHECKPOINT_FIELDS and against the model
+    (its id, its number of layers when it has an architecture)."""
     before, found, seen = len(problems.lines), [], set()
-    layers = (values.get("architecture") or {}).get("layers")
     for index, entry in enumerate(entries):
         where = f"checkpoints.{index}."
         record = read_record(file, entry, where, CHECKPOINT_FIELDS, problems)
@@ -59,9 +60,9 @@ def _read_checkpoints(file: YamlFile, entries: list, values: dict, problems: Pro
             continue
         fields, _ = record
         bad = [
-            (fields["id"] == values["id"], "id", "is the published checkpoint (the model's id): list only other checkpoints"),
+            (fields["id"] == model_id, "id", "is the published checkpoint (the model's id): list only other checkpoints"),
             (fields["id"] in seen, "id", f"{fields['id']} is listed twice"),
-            (isinstance(layers, int) and any(i >= layers for i in fields.get("layers_kept", ())), "layers_kept",
+            (layers is not None and any(i >= layers for i in fields.get("layers_kept", ())), "layers_kept",
              f"layer indexes must be below the model's {layers} layers"),
         ]
         for wrong, field, message in bad:
@@ -98,7 +99,8 @@ def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
         # the block's note passed read_architecture's check: read it again as localized text
         note = block.get("note")
         sources["architecture"] = Source(block["source"], None if note is None else REMARK(note))
-    checkpoints = _read_checkpoints(file, values.get("checkpoints", []), values, problems)
+    checkpoints = _read_checkpoints(file, values.get("checkpoints", []), values["id"],
+                                    architecture.layers if architecture else None, problems)
     if found or checkpoints is None:
         return None
     # every field of MODEL_FIELDS is the Model attribute of the same name, but these four

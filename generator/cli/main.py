@@ -385,7 +385,7 @@ def _rewrite_prices(target: Path, rows) -> int:
         print(f"prices: the rewritten gpus.yaml does not read back the new prices of {', '.join(wrong)}; nothing written",
               file=sys.stderr)
         return 1
-    replace_file(target, rewritten)
+    replace_file(target, rewritten, target.parent)
     print(f"{target}: {len(rows)} price{'s' if len(rows) != 1 else ''} imported")
     for row in rows:
         old = before[row.gpu]

@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 from generator.catalog.records import Checkpoint, Model
 from generator.sizing.engine import Engine
+from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.formats import FORMATS, KEPT_FORMAT, StoredFormats, format_plan, published_formats
 
 # The precisions a plan is asked for (`plan --precision`, the calculator's menu) and their bits.
@@ -47,7 +48,7 @@ def bits_class(stored: StoredFormats) -> str:
     return "4bit" if bits <= 4 else "fp8" if bits <= 8 else "bf16"
 
 
-def checkpoint_formats(model: Model, checkpoint: Checkpoint) -> StoredFormats:
+def checkpoint_formats(checkpoint: Checkpoint) -> StoredFormats:
     """The quantized components in the checkpoint's scheme, everything else at 16 bits."""
     return StoredFormats(MappingProxyType(dict.fromkeys(checkpoint.quantized, checkpoint.scheme)), KEPT_FORMAT,
                          checkpoint.layers_kept)
@@ -59,7 +60,7 @@ def published_weights(model: Model) -> ServedWeights:
 
 
 def listed_weights(model: Model, checkpoint: Checkpoint) -> ServedWeights:
-    stored = checkpoint_formats(model, checkpoint)
+    stored = checkpoint_formats(checkpoint)
     return ServedWeights(checkpoint.id, CHECKPOINT, stored, bits_class(stored), checkpoint)
 
 
@@ -90,9 +91,9 @@ def served_precisions(model: Model, engine: Engine) -> tuple[str, ...]:
     return tuple(key for key in PRECISION_BITS if served_weights(model, key, engine) is not None)
 
 
-def sized_formats(model: Model, precision: str, engines: tuple[Engine, ...]) -> StoredFormats:
-    """The formats a plan's figures use: those of the weights one of `engines` serves at
-    `precision` (the same for all that serve one), else the formats table's row, for a plan that
-    does not start for want of a checkpoint."""
-    served = (served_weights(model, precision, engine) for engine in engines)
+def sized_formats(model: Model, precision: str) -> StoredFormats:
+    """The formats a plan's figures use: those of the weights an engine serves at `precision` (the
+    same for all that serve one), else the formats table's row, for a plan that does not start for
+    want of a checkpoint."""
+    served = (served_weights(model, precision, engine) for engine in SERVING_ENGINES.values())
     return next((weights.stored for weights in served if weights is not None), None) or format_plan(model, precision)

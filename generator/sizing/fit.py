@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from generator.catalog.records import Gpu, Model
-from generator.sizing.checkpoints import PRECISION_BITS, published_weights, served_weights
+from generator.sizing.checkpoints import published_weights, served_precisions
 from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.planner import CONTEXT_BEYOND_WINDOW, Plan, PlanRequest, plan_that_starts
 
@@ -35,8 +35,7 @@ def precisions_largest_first(model: Model, engine: str) -> tuple[str, ...]:
     if not SERVING_ENGINES[engine].runs(model):
         return ("native",)  # one plan, which says the engine does not run the model
     published = published_weights(model).precision
-    served = [key for key in PRECISION_BITS if served_weights(model, key, SERVING_ENGINES[engine]) is not None]
-    return tuple("native" if key == published else key for key in served)
+    return tuple("native" if key == published else key for key in served_precisions(model, SERVING_ENGINES[engine]))
 
 
 def fit_row(model: Model, gpu: Gpu, count: int, request: PlanRequest) -> FitRow:

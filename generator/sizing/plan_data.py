@@ -77,7 +77,7 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         served = {engine.key: served_weights(model, key, engine) if engine.runs(model) else None
                   for engine in SERVING_ENGINES.values()}
         weights = next((w for w in served.values() if w is not None), None)
-        stored = sized_formats(model, key, tuple(SERVING_ENGINES.values()))
+        stored = sized_formats(model, key)
         # [layers, embeddings, output head] on one GPU, per tensor-parallel size, for each padding
         # of MXFP4 experts an engine applies (only where the format has MXFP4 routed experts)
         paddings = [None]

@@ -130,7 +130,7 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     served = served_weights(model, request.precision, engine, request.checkpoint) if runs else None
     # no checkpoint of that precision: the figures are another engine's or the formats table's, and
     # the plan does not start
-    stored = served.stored if served else sized_formats(model, request.precision, tuple(SERVING_ENGINES.values()))
+    stored = served.stored if served else sized_formats(model, request.precision)
     padding = vllm_mxfp4_padding(gpu) if engine.pads_mxfp4 else None
     weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding)
     # the longest context a plan may offer: the model's window (a model whose window is not published: the context asked)
