@@ -325,6 +325,8 @@ def test_a_llama_cpp_plan_that_does_not_fit_shows_no_speed_or_price(page, server
     query = "?engine=llama.cpp&gpu=rtx-4090&count=1&context=4096&users=1&quant=Q4_K_M&n-gpu-layers=62"
     open_calculator(page, server, lang, "deepseek-v3", query, ready="gguf_file_bytes")
     assert outputs(page)["starts"] == "false"
+    # under load the row can still be laid out when the figures land: wait until it shows text
+    page.wait_for_function("document.querySelector(\"#calculator [data-out='decode_tokens_per_second']\").innerText !== ''")
     assert page.locator("#calculator [data-out='decode_tokens_per_second']").inner_text() == "–"
     assert page.locator("#calculator [data-out='price_per_hour']").inner_text() == "–"
     command = page.locator("#calculator [data-out='command']").inner_text().splitlines()
