@@ -9,8 +9,9 @@ import pytest
 import yaml
 
 from generator.sizing.gguf import (
-    GGML_TYPES, GgufTensor, gguf_facts, gguf_file, gguf_sizable, gguf_tensors, tensor_bytes, tensor_type,
+    GGML_TYPES, GgufTensor, gguf_blocks, gguf_facts, gguf_file, gguf_sizable, gguf_tensors, tensor_bytes, tensor_type,
 )
+from generator.sizing.llama_cpp import llama_cpp_layers
 from generator.sizing.weights import tensors
 
 SIZES = yaml.safe_load((Path(__file__).parent / "data" / "gguf_sizes.yaml").read_text(encoding="utf-8"))
@@ -105,15 +106,35 @@ def test_row_bytes_follow_the_blocks():
     assert tensor_bytes(tensor, "F32") == 4096 * 4096 * 4
 
 
-def test_the_file_holds_every_weight_but_the_vision_tower_and_prediction_layers(catalog):
+def test_the_file_holds_every_weight_but_the_vision_tower_and_the_prediction_layers_it_drops(catalog):
     for model in catalog.models:
         if not gguf_sizable(model):
             continue
         arch = model.architecture
-        kept = sum(t.params for t in tensors(model) if t.component not in ("vision", "extra_layers"))
-        if arch.extra_layers_embeddings:  # the MTP layers' own embeddings and head are dropped too
+        dropped = ("vision",) if arch.extra_layers_in_gguf else ("vision", "extra_layers")
+        kept = sum(t.params for t in tensors(model) if t.component not in dropped)
+        if arch.extra_layers_embeddings and not arch.extra_layers_in_gguf:  # their own embeddings and head go too
             kept -= 2 * arch.extra_layers * arch.vocab_size * arch.hidden_size
         assert sum(t.values for t in gguf_tensors(model)) == kept, model.slug
+
+
+def test_glm_files_keep_the_nextn_layer_and_llama_cpp_skips_it(catalog):
+    """GLM-4.5-Air: the converter writes 47 blocks, so the file holds the published safetensors
+    total (110,468,824,832 parameters, MTP layer with its own embeddings and head included); the
+    loader skips block 46, so the layers llama.cpp places hold 4096 × 151552 × 2 + one MoE layer fewer."""
+    air = next(m for m in catalog.models if m.slug == "glm-4-5-air")
+    assert gguf_blocks(air) == 47
+    assert sum(t.values for t in gguf_tensors(air)) == 110_468_824_832
+    nextn = [t for t in gguf_tensors(air) if t.layer == 46]
+    assert {t.name for t in nextn} >= {"nextn.eh_proj", "nextn.embed_tokens", "nextn.shared_head_head", "attn_q", "ffn_up_exps"}
+    assert next(t for t in nextn if t.name == "nextn.eh_proj").values == 2 * 4096 * 4096
+    placed = llama_cpp_layers(air, "BF16")
+    assert len(placed.layers) == 47  # 46 blocks and the output layer
+    in_file = placed.file.tensor_bytes
+    loaded = placed.embeddings + sum(layer.weights + layer.experts for layer in placed.layers)
+    assert in_file - loaded == sum(tensor_bytes(t, "F32" if t.source == "F32" else "BF16") for t in nextn)
+    deepseek = next(m for m in catalog.models if m.slug == "deepseek-v3")
+    assert gguf_blocks(deepseek) == 61  # DeepseekV2Model drops the MTP layer
 
 
 def test_the_published_files_cover_enough_models_and_quants():

@@ -42,6 +42,7 @@ def _build(values: dict, parts: dict) -> Architecture:
         moe=MixtureOfExperts(**moe) if moe else None,
         extra_layers=values.get("extra_layers", 0),
         extra_layers_embeddings=values.get("extra_layers_embeddings", False),
+        extra_layers_in_gguf=values.get("extra_layers_in_gguf", False),
         vision=VisionTower(**vision) if vision else None,
         formats=MappingProxyType({k: v for k, v in formats.items() if k != "default"}),
         default_format=formats.get("default", "bf16"),
@@ -87,6 +88,11 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
             indexer_given and (attention.kind != "mla" or attention.q_lora_rank is None),
             indexer,
             "needs mla attention with q_lora_rank (the indexer's queries come from the query latent)",
+        ),
+        (
+            arch.extra_layers_in_gguf and not arch.extra_layers,
+            "extra_layers_in_gguf",
+            "needs extra_layers (the prediction layers the converter keeps)",
         ),
     ]
     return found + [(field, message) for bad, field, message in checks if bad]

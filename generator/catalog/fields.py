@@ -76,6 +76,7 @@ ARCHITECTURE_FIELDS = {
     "moe": Field(schema.mapping),
     "extra_layers": Field(LAYER_COUNT_OR_ZERO),
     "extra_layers_embeddings": Field(_flag),
+    "extra_layers_in_gguf": Field(_flag),
     "vision": Field(schema.mapping),
     "formats": Field(schema.mapping),
 }

@@ -182,6 +182,11 @@ def _formats(config: dict) -> tuple[dict, str | None]:
     return {}, {"bfloat16": "BF16", "float16": "FP16", "float32": "FP32"}.get(dtype)  # None: a to-do
 
 
+# llama.cpp's converter keeps these families' NextN layers in the GGUF file (convert_hf_to_gguf.py:
+# Glm4MoeModel, GlmMoeDsaModel); it drops DeepSeek's and Qwen3-Next's.
+NEXTN_IN_GGUF_TYPES = {"glm4_moe", "glm_moe_dsa"}
+
+
 def _extra_layers(model_type: str, text: dict, names: tuple[str, ...], layers: int) -> dict:
     extra = text.get("num_nextn_predict_layers") or 0
     if not extra and any(name.startswith("mtp.") for name in names):
@@ -189,6 +194,8 @@ def _extra_layers(model_type: str, text: dict, names: tuple[str, ...], layers: i
     result = {"extra_layers": extra} if extra else {}
     if extra and f"model.layers.{layers}.embed_tokens.weight" in names:
         result["extra_layers_embeddings"] = True  # DeepSeek-V3 stores a copy in the MTP layer
+    if extra and model_type in NEXTN_IN_GGUF_TYPES:
+        result["extra_layers_in_gguf"] = True
     return result
 
 

@@ -156,6 +156,7 @@ class Architecture:
     moe: MixtureOfExperts | None = None
     extra_layers: int = 0  # multi-token-prediction modules the checkpoint ships
     extra_layers_embeddings: bool = False  # they carry their own copy of embeddings and head
+    extra_layers_in_gguf: bool = False  # llama.cpp's converter keeps them (GLM-4.5's Glm4MoeModel)
     vision: VisionTower | None = None
     formats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # component -> format
     default_format: str = "bf16"

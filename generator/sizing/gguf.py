@@ -5,7 +5,11 @@ Sources (llama.cpp at commit c392e5094deaf2d1a7c18683214f007fad3fe42b, 2025-02-2
 - ggml/src/ggml-common.h: the block of each type (values per block, and the struct's bytes);
 - convert_hf_to_gguf.py (prepare_tensors): 1-D tensors, `*_norm.weight`, biases and the MoE router
   (`ffn_gate_inp`) are written as F32, every other matrix as F16 or BF16; the multi-token-prediction
-  layers are skipped (DeepseekV2Model.modify_tensors), the vision tower goes to a separate mmproj file;
+  layers are skipped (DeepseekV2Model.modify_tensors) but for GLM-4.5's Glm4MoeModel, whose
+  block_count is num_hidden_layers + num_nextn_predict_layers (read at commit
+  0024aa7417efd50a7c2a79e049dfbbbceb0beaaf): its NextN block is a decoder layer plus
+  `nextn.eh_proj`, three norms and, where the checkpoint has them, its own `nextn.embed_tokens` and
+  `nextn.shared_head_head` (`extra_layers_in_gguf`); the vision tower goes to a separate mmproj file;
 - src/llama-quant.cpp (llama_model_quantize_impl, llama_tensor_get_type): which tensors are
   quantized (2-D `.weight` tensors but norms and the router), the preset's default type, the tensors
   given more bits, and the fallback when a row's width is not a multiple of the type's block.
@@ -143,15 +147,35 @@ def gguf_sizable(model: Model) -> bool:
             and (arch.moe is None or not arch.moe.latent_size))
 
 
+def gguf_blocks(model: Model) -> int:
+    """The file's blocks (`block_count`): the layers, and the prediction layers the converter keeps."""
+    arch = model.architecture
+    return arch.layers + (arch.extra_layers if arch.extra_layers_in_gguf else 0)
+
+
+def _prediction_inputs(model: Model, i: int) -> Iterator[GgufTensor]:
+    """A NextN block's own tensors beside its decoder layer: the projection of [embedding; hidden]
+    (2H -> H), enorm, hnorm and shared_head_norm, and the embeddings and head it may carry."""
+    arch = model.architecture
+    hidden = arch.hidden_size
+    yield _matrix("nextn.eh_proj", i, 2 * hidden, hidden)
+    yield _vector("nextn_norms", i, 3 * hidden)
+    if arch.extra_layers_embeddings:
+        yield _matrix("nextn.embed_tokens", i, hidden, arch.vocab_size)
+        yield _matrix("nextn.shared_head_head", i, hidden, arch.vocab_size)
+
+
 def gguf_tensors(model: Model) -> list[GgufTensor]:
     """The tensors of the model's GGUF file, in file order (layer by layer)."""
     arch = model.architecture
     hidden = arch.hidden_size
     result = [_matrix("token_embd", None, hidden, arch.vocab_size)]
-    for i in range(arch.layers):
+    for i in range(gguf_blocks(model)):
         result += [_vector("layer_norms", i, arch.norms_per_layer * hidden)]
         result += _attention(model, i)
         result += _feed_forward(model, i)
+        if i >= arch.layers:
+            result += _prediction_inputs(model, i)
     result.append(_vector("output_norm", None, hidden))
     if not arch.tied_embeddings:
         result.append(_matrix("output", None, hidden, arch.vocab_size))
@@ -168,7 +192,7 @@ def _use_more_bits(i_layer: int, n_layers: int) -> bool:
 class QuantizeFacts:
     """What llama_tensor_get_type reads of the model."""
 
-    layers: int
+    layers: int  # the file's blocks, as llama-quant counts them
     n_expert: int
     n_gqa: int
     is_70b: bool  # LLM_TYPE_70B: 80 layers of Llama or Qwen2 (llama-model.cpp)
@@ -180,7 +204,7 @@ def gguf_facts(model: Model) -> QuantizeFacts:
     a = arch.attention
     gqa = a.heads // a.kv_heads if a.kind == "gqa" else 1
     dense_gqa = arch.moe is None and a.kind == "gqa" and gqa > 1
-    return QuantizeFacts(arch.layers, model.experts or 0, gqa, dense_gqa and arch.layers == 80, not arch.tied_embeddings)
+    return QuantizeFacts(gguf_blocks(model), model.experts or 0, gqa, dense_gqa and arch.layers == 80, not arch.tied_embeddings)
 
 
 def _chosen_type(preset: str, tensor: GgufTensor, facts: QuantizeFacts, imatrix: bool) -> str:

@@ -6,6 +6,9 @@ Rules of llama.cpp (ggml-org/llama.cpp, read at commit 82bb48500a9a6b3374da2cf58
   offloads the last N of the n_layer + 1 "layers", the output layer first; offloaded layers are
   split over the GPUs in proportion to their memory (equal GPUs: equal shares, the output layer on
   the last); a tied output head is copied to the GPU that holds the output layer;
+- src/llama-model.cpp (load_tensors, GLM4_MOE): the NextN blocks a file keeps past n_layer are
+  created with TENSOR_SKIP ("NextN/MTP layers are preserved in GGUF but are not executed yet"): not
+  loaded, and given no KV cache (n_layer_kv_from_start = n_layer - nextn_predict_layers);
 - common/arg.cpp: `--n-cpu-moe N` keeps the routed experts (ffn_*_exps) of blocks 0..N-1 in RAM;
 - src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-context.cpp: each layer's K and V rows
   (the latent only for MLA) for n_ctx cells, n_ctx padded to 256; sliding-window layers hold
@@ -142,6 +145,8 @@ def llama_cpp_layers(model: Model, quant: str, imatrix: bool = False) -> LlamaCp
     totals = [[0, 0, 0, 0] for _ in range(layers + 1)]
     embeddings = 0
     for tensor, kind in file.types:
+        if tensor.layer is not None and tensor.layer >= layers:
+            continue  # a NextN block: in the file, never loaded
         size = tensor_bytes(tensor, kind)
         layer = _layer_of(tensor, layers)
         if layer is None:
