@@ -134,7 +134,8 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
         "engine_version": LLAMA_CPP.version,
         "quant": plan.request.quant,
         "imatrix": plan.request.imatrix,
-        "gguf_file_bytes": plan.file.tensor_bytes,  # the tensors; the file adds its metadata (a few MB)
+        "gguf_file_bytes": plan.file.file_bytes,  # on disk: the tensors and the metadata (an estimate)
+        "gguf_tensor_bytes": plan.file.tensor_bytes,  # what the GPUs and the RAM hold
         "bits_per_weight": round(plan.file.bits_per_weight, 4),
         "context": plan.context,
         "users": plan.request.users,
@@ -160,7 +161,8 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
 def llama_cpp_text(plan: LlamaCppPlan) -> str:
     lines = [
         f"{plan.model.name} {plan.request.quant} on {plan.count} × {plan.gpu.name}, {LLAMA_CPP.name} ({LLAMA_CPP.version})",
-        f"GGUF {_gib(plan.file.tensor_bytes)} of tensors ({plan.file.bits_per_weight:.2f} bits per weight); "
+        f"GGUF file {_gib(plan.file.file_bytes)}, {_gib(plan.file.tensor_bytes)} of tensors "
+        f"({plan.file.bits_per_weight:.2f} bits per weight); "
         f"context {plan.context:,} tokens, {plan.request.users} user{'s' if plan.request.users != 1 else ''}, "
         f"cache {plan.request.cache_type}",
         "",

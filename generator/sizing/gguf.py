@@ -273,12 +273,27 @@ def tensor_bytes(tensor: GgufTensor, type_name: str) -> int:
     return tensor.rows * (tensor.row // ggml.values) * ggml.bytes
 
 
+# The file's metadata beside its tensors: the vocabulary (each token a length-prefixed string and a
+# type, with a merge string for BPE or a score for SentencePiece), the chat template and the tensor
+# index. The strings' lengths are the tokenizer's own, so this is a measured average, not a formula:
+# published file bytes minus computed tensor bytes (tests/data/gguf_sizes.yaml, `file_bytes` rows)
+# is 25 (Gemma 3, SentencePiece) to 62 (Llama 3, GLM-4.5: twice as many merges as tokens) bytes per
+# vocabulary entry, 39 for Qwen2.5 and 35 for Phi-4; the median is 39.
+METADATA_BYTES_PER_VOCAB_ENTRY = 39
+
+
 @dataclass(frozen=True)
 class GgufFile:
     preset: str
-    tensor_bytes: int  # the tensors' data (llama.cpp's "file size"; metadata and alignment aside)
+    tensor_bytes: int  # the tensors' data (llama.cpp's "file size"; what the GPUs and RAM hold)
     values: int
     types: tuple[tuple[GgufTensor, str], ...]
+    metadata_bytes: int  # an estimate (METADATA_BYTES_PER_VOCAB_ENTRY): read, never placed on a GPU
+
+    @property
+    def file_bytes(self) -> int:
+        """The .gguf file on disk: the tensors and the metadata."""
+        return self.tensor_bytes + self.metadata_bytes
 
     @property
     def bits_per_weight(self) -> float:
@@ -294,4 +309,5 @@ def gguf_file(model: Model, preset: str, imatrix: bool = False) -> GgufFile:
         tensor_bytes=sum(tensor_bytes(tensor, kind) for tensor, kind in typed),
         values=sum(tensor.values for tensor, _ in typed),
         types=typed,
+        metadata_bytes=model.architecture.vocab_size * METADATA_BYTES_PER_VOCAB_ENTRY,
     )

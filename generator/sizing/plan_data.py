@@ -118,14 +118,15 @@ def model_tables(model: Model, largest_machine: int) -> dict:
 
 
 def _llama_cpp_tables(model: Model) -> dict:
-    """Per quant: the file's bytes and values, the embeddings, and each offload layer (the output
+    """Per quant: the file's tensor bytes, values and bytes on disk, the embeddings, and each offload layer (the output
     layer last) as an index into the quant's distinct layers [weights, experts, read, experts read];
     per cache type the bytes of one cell of one layer (llama_cpp.py)."""
     quants = {}
     for quant in LLAMA_CPP_QUANTS:
         tables = llama_cpp_layers(model, quant)
         distinct = sorted(set(tables.layers))
-        quants[quant] = {"file": [tables.file.tensor_bytes, tables.file.values], "embeddings": tables.embeddings,
+        quants[quant] = {"file": [tables.file.tensor_bytes, tables.file.values, tables.file.file_bytes],
+                         "embeddings": tables.embeddings,
                          "layer_bytes": [list(layer) for layer in distinct],
                          "layers": [distinct.index(layer) for layer in tables.layers]}
     arch = model.architecture
