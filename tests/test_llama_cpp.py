@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from generator.sizing.gguf import gguf_file
-from generator.sizing.llama_cpp import FIT_MARGIN, LlamaCppRequest, compute_buffer_bytes, llama_cpp_plan
+from generator.sizing.llama_cpp import FIT_MARGIN, LlamaCppRequest, compute_buffer_bytes, layer_caches, llama_cpp_plan
 from tests.conftest import ROOT
 
 
@@ -154,3 +154,46 @@ def test_the_decode_bound_reads_the_weights_and_the_cache_on_the_gpu(catalog):
     read = 4_912_898_048 - 295_501_824 + 32 * 8192 * 2048 * 2
     assert (plan.gpu_read_bytes, plan.ram_read_bytes) == (read, 0)
     assert plan.decode_tokens_per_second == pytest.approx(gpu.bandwidth_bytes_per_second / read)
+
+
+# ---- a Mamba2 hybrid (Granite-4.0-H-Small: 40 layers, attention at 5, 15, 25, 35) ---------------
+
+GRANITE_STATE = 4 * (128 * 8192 + 3 * (8192 + 2 * 128))  # F32: d_state × d_inner + (d_conv - 1) × conv channels
+
+
+def test_a_mamba2_layer_holds_an_f32_state_per_user_and_only_attention_layers_cache_tokens(catalog):
+    """llama-hparams.cpp n_embd_s = d_state × d_inner = 128 × 8192, n_embd_r = (d_conv - 1) × (d_inner +
+    2 × n_group × d_state) = 3 × 8448; 4 bytes each: 4,295,680 bytes a layer, × 36 layers = 154,644,480
+    (147.48 MiB, llama_memory_recurrent's "size" line for one sequence). The cache: 4 layers × K and V ×
+    8 KV heads × 128 × 2 bytes = 16,384 bytes a token."""
+    granite = _model(catalog, "granite-4-0-h-small")
+    caches = layer_caches(granite)
+    assert [i for i, c in enumerate(caches) if c == "0"] == [5, 15, 25, 35] and caches.count("r") == 36
+    assert GRANITE_STATE == 4_295_680
+    plan = llama_cpp_plan(granite, _gpu(catalog, "h100-sxm"), 1, LlamaCppRequest(context=32768, users=4))
+    assert plan.kv_bytes_per_token == 16_384
+    assert plan.state_bytes_per_user == 36 * GRANITE_STATE == 154_644_480
+    # every layer on the GPU: 131,072 cells of the 4 attention layers and 4 users' states
+    assert plan.n_gpu_layers == 41
+    assert plan.kv_bytes_per_gpu == 131_072 * 16_384 + 4 * 154_644_480 == 2_766_061_568
+
+
+def test_a_mamba2_layer_left_in_ram_keeps_its_state_there(catalog):
+    granite = _model(catalog, "granite-4-0-h-small")
+    # --n-gpu-layers 1: only the output layer on the GPU; all 36 states and 4 caches in RAM
+    plan = llama_cpp_plan(granite, _gpu(catalog, "rtx-4090"), 1, LlamaCppRequest(context=4096, n_gpu_layers=1))
+    assert plan.kv_bytes_per_gpu == 0
+    assert plan.kv_bytes_in_ram == 4096 * 16_384 + 154_644_480
+
+
+def test_mamba2_tensors_in_the_gguf_file(catalog):
+    """convert_hf_to_gguf.py keeps ssm_conv1d, its bias, dt's bias, A, D and the norm F32; llama-quant.cpp
+    quantizes ssm_in and ssm_out with the preset's type (Q4_K at Q4_K_M)."""
+    granite = _model(catalog, "granite-4-0-h-small")
+    types = {(t.name, t.layer): kind for t, kind in gguf_file(granite, "Q4_K_M").types}
+    assert types[("ssm_in", 0)] == "Q4_K" and types[("ssm_out", 0)] == "Q4_K"
+    for name in ("ssm_conv1d", "ssm_conv1d_b", "ssm_dt", "ssm_a", "ssm_d", "ssm_norm"):
+        assert types[(name, 0)] == "F32", name
+    assert ("ssm_in", 5) not in types and types[("attn_q", 5)] == "Q4_K"
+    ssm_in = next(t for t, _ in gguf_file(granite, "Q4_K_M").types if t.name == "ssm_in")
+    assert (ssm_in.row, ssm_in.rows) == (4096, 2 * 8192 + 2 * 128 + 128)  # z, x, B, C and dt

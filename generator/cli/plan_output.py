@@ -146,6 +146,7 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
         "weights_bytes_per_gpu": plan.weights_bytes_per_gpu,
         "weights_bytes_in_ram": plan.weights_bytes_in_ram,
         "kv_bytes_per_token": plan.kv_bytes_per_token,
+        "state_bytes_per_user": plan.state_bytes_per_user,
         "kv_bytes_per_gpu": plan.kv_bytes_per_gpu,
         "kv_bytes_in_ram": plan.kv_bytes_in_ram,
         "compute_buffer_bytes": plan.compute_buffer_bytes,
@@ -161,8 +162,7 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
 def llama_cpp_text(plan: LlamaCppPlan) -> str:
     lines = [
         f"{plan.model.name} {plan.request.quant} on {plan.count} × {plan.gpu.name}, {LLAMA_CPP.name} ({LLAMA_CPP.version})",
-        f"GGUF file {_gib(plan.file.file_bytes)}, {_gib(plan.file.tensor_bytes)} of tensors "
-        f"({plan.file.bits_per_weight:.2f} bits per weight); "
+        f"GGUF file {_gib(plan.file.file_bytes)} ({plan.file.bits_per_weight:.2f} bits per weight); "
         f"context {plan.context:,} tokens, {plan.request.users} user{'s' if plan.request.users != 1 else ''}, "
         f"cache {plan.request.cache_type}",
         "",
@@ -170,11 +170,11 @@ def llama_cpp_text(plan: LlamaCppPlan) -> str:
         "  per GPU (the fullest)",
         f"    memory CUDA reports     {_gib(plan.total_memory_bytes):>14}",
         f"    weights                 {_gib(plan.weights_bytes_per_gpu):>14}",
-        f"    KV cache                {_gib(plan.kv_bytes_per_gpu):>14}",
+        f"    KV cache{' and states' if plan.state_bytes_per_user else '           '}     {_gib(plan.kv_bytes_per_gpu):>14}",
         f"    compute buffer          {_gib(plan.compute_buffer_bytes):>14}",
         "  system RAM",
         f"    weights                 {_gib(plan.weights_bytes_in_ram):>14}",
-        f"    KV cache                {_gib(plan.kv_bytes_in_ram):>14}",
+        f"    KV cache{' and states' if plan.state_bytes_per_user else '           '}     {_gib(plan.kv_bytes_in_ram):>14}",
         "",
         f"  starts                  {'yes' if plan.starts else 'no: more than the GPU holds once llama.cpp keeps 1 GiB free'}",
     ]

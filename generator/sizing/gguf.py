@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
 from generator.catalog.records import Model
-from generator.sizing.layer_kinds import attention_tensors
+from generator.sizing.layer_kinds import attention_tensors, linear_attention_tensors, recurrent_layer_indices
 
 
 class GgmlType(NamedTuple):
@@ -111,6 +111,16 @@ def _attention(model: Model, i: int) -> Iterator[GgufTensor]:
             yield _vector(name, i, tensor.row) if tensor.rows == 1 else _matrix(name, i, tensor.row, tensor.rows)
 
 
+def _mamba2(model: Model, i: int) -> Iterator[GgufTensor]:
+    """One Mamba2 layer (layer_kinds.py): ssm_in and ssm_out follow the preset; the convolution
+    (convert_hf_to_gguf.py lists SSM_CONV1D among the tensors kept F32, llama-quant.cpp never
+    quantizes `ssm_conv1d`), its bias, dt's bias, A, D (no `.weight` suffix) and the norm are F32."""
+    for tensor in linear_attention_tensors(model.architecture):
+        quantized = tensor.rows > 1 and tensor.names[0] != "ssm_conv1d"
+        for name in tensor.names:
+            yield _matrix(name, i, tensor.row, tensor.rows) if quantized else GgufTensor(name, i, tensor.row, tensor.rows, "F32")
+
+
 def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
     arch = model.architecture
     hidden = arch.hidden_size
@@ -140,11 +150,12 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
 
 
 def gguf_sizable(model: Model) -> bool:
-    """Whether the file can be laid out here: softmax attention in every layer, no sparse-attention
-    indexer (DeepSeek-V3.2, GLM-5) and no latent MoE, which llama.cpp at that commit does not have."""
+    """Whether the file can be laid out here: softmax attention or Mamba2 (llama.cpp's granitehybrid)
+    in every layer, no sparse-attention indexer (DeepSeek-V3.2, GLM-5) and no latent MoE, which
+    llama.cpp at that commit does not have."""
     arch = model.architecture
-    return (arch is not None and arch.linear_attention is None and not arch.attention.indexer_heads
-            and (arch.moe is None or not arch.moe.latent_size))
+    return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind == "mamba2")
+            and not arch.attention.indexer_heads and (arch.moe is None or not arch.moe.latent_size))
 
 
 def gguf_blocks(model: Model) -> int:
@@ -170,9 +181,10 @@ def gguf_tensors(model: Model) -> list[GgufTensor]:
     arch = model.architecture
     hidden = arch.hidden_size
     result = [_matrix("token_embd", None, hidden, arch.vocab_size)]
+    recurrent = recurrent_layer_indices(arch)
     for i in range(gguf_blocks(model)):
         result += [_vector("layer_norms", i, arch.norms_per_layer * hidden)]
-        result += _attention(model, i)
+        result += _mamba2(model, i) if i in recurrent else _attention(model, i)
         result += _feed_forward(model, i)
         if i >= arch.layers:
             result += _prediction_inputs(model, i)

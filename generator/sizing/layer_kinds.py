@@ -121,6 +121,21 @@ def layer_kinds(arch: Architecture) -> tuple[LayerKind, ...]:
     return tuple(kind for kind in kinds if kind.layers)
 
 
+def recurrent_layer_indices(arch: Architecture) -> frozenset[int]:
+    """Which layers hold a recurrent state: the attention layers evenly spaced among them, each in
+    the middle of its period (Granite-4.0-H-Small: "Full attention layers 4 (positions 5, 15, 25, 35)"
+    on huggingface.co/deucebucket/Granite-4.0-H-Small-Cerebellum-GGUF; the head_count_kv of IBM's GGUF
+    begins [0, 0, 0, 0, 0, 8, ...], ollama/ollama issue 12982). Only the order in which llama.cpp
+    offloads layers reads it; every total is the same whatever the order."""
+    linear = arch.linear_attention
+    if linear is None:
+        return frozenset()
+    period = arch.layers // arch.attention_layers
+    attention = {layer for layer in range(arch.layers) if layer % period == period // 2}
+    attention = set(sorted(attention)[:arch.attention_layers])
+    return frozenset(layer for layer in range(arch.layers) if layer not in attention)
+
+
 class KindBytes(NamedTuple):
     """A kind's layers as an engine on one of several GPUs holds them: what the plan tables export."""
 

@@ -9,6 +9,11 @@ Rules of llama.cpp (ggml-org/llama.cpp, read at commit 82bb48500a9a6b3374da2cf58
 - src/llama-model.cpp (load_tensors, GLM4_MOE): the NextN blocks a file keeps past n_layer are
   created with TENSOR_SKIP ("NextN/MTP layers are preserved in GGUF but are not executed yet"): not
   loaded, and given no KV cache (n_layer_kv_from_start = n_layer - nextn_predict_layers);
+- src/llama-model.cpp (create_memory) and llama-memory-hybrid.cpp: a hybrid's attention layers get
+  the KV cache, its recurrent layers (a Mamba2 layer: n_head_kv 0) a state per sequence, F32
+  whatever --cache-type says, max(1, n_seq_max) of them; llama-hparams.cpp: (d_conv - 1) ×
+  (d_inner + 2 × n_group × d_state) convolution values and d_state × d_inner SSM values a layer
+  (read at commits 00342301 and 01b77b57);
 - common/arg.cpp: `--n-cpu-moe N` keeps the routed experts (ffn_*_exps) of blocks 0..N-1 in RAM;
 - src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-context.cpp: each layer's K and V rows
   (the latent only for MLA) for n_ctx cells, n_ctx padded to 256; sliding-window layers hold
@@ -28,7 +33,7 @@ from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, plain_number, round_up, rope_scaling_at
 from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_file, tensor_bytes
 from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
-from generator.sizing.layer_kinds import layer_kinds
+from generator.sizing.layer_kinds import RecurrentStateLayers, layer_kinds, recurrent_layer_indices
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 
 def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
@@ -45,6 +50,7 @@ FIT_MARGIN = GIB  # common/common.h fit_params_target: 1024 MiB per device
 N_UBATCH = 512  # common/common.h: the physical batch
 CONTEXT_PADDING = 256  # llama-context.cpp: GGML_PAD(n_ctx, 256)
 CACHE_TYPES = ("f16", "q8_0", "q4_0")
+STATE_BYTES_PER_VALUE = 4  # create_memory: recurrent_type_r and recurrent_type_s are GGML_TYPE_F32
 # System RAM read by the CPU for the layers and experts kept there: the upper end of seed 000's
 # 30 to 60 GB/s (speed.py OFFLOAD_BANDWIDTHS), a bound, as the pages' offload figures are.
 RAM_BANDWIDTH = OFFLOAD_BANDWIDTHS["ram"][1]
@@ -81,7 +87,8 @@ class LlamaCppPlan:
     weights_bytes_in_ram: int
     kv_bytes_per_gpu: int
     kv_bytes_in_ram: int
-    kv_bytes_per_token: int  # every layer, this cache type (sliding-window layers up to their window)
+    kv_bytes_per_token: int  # every attention layer, this cache type (sliding-window layers up to their window)
+    state_bytes_per_user: int  # every recurrent layer's state (constant, whatever the context)
     compute_buffer_bytes: int
     total_memory_bytes: int  # one GPU, as CUDA reports it
     gpu_read_bytes: int  # one generated token
@@ -173,15 +180,22 @@ def window_cells(model: Model) -> int | None:
     return None if window is None else round_up(window + N_UBATCH, CONTEXT_PADDING)
 
 
-def windowed_layers(model: Model) -> str:
-    """Which layers slide ("1") and which are global ("0"): the first `sliding_window_layers` of
-    every period, as llama.cpp's set_swa_pattern lays them (the last layer of each period is global)."""
-    a = model.architecture.attention
-    windowed, layers = a.sliding_window_layers or 0, model.architecture.layers
-    if not windowed:
-        return "0" * layers
+def state_bytes(model: Model) -> int:
+    """One recurrent layer's state for one sequence (0: no such layer)."""
+    kind = next((kind for kind in layer_kinds(model.architecture) if isinstance(kind, RecurrentStateLayers)), None)
+    return 0 if kind is None else kind.values_on_gpu(1) * STATE_BYTES_PER_VALUE
+
+
+def layer_caches(model: Model) -> str:
+    """What each layer caches: "r" a recurrent state per sequence, "1" a sliding window, "0" every
+    token. Windowed layers are the first `sliding_window_layers` of every period, as llama.cpp's
+    set_swa_pattern lays them (the last layer of each period is global)."""
+    arch = model.architecture
+    a, recurrent = arch.attention, recurrent_layer_indices(arch)
+    windowed, layers = a.sliding_window_layers or 0, arch.layers
     period = layers // (layers - windowed) if layers > windowed else 1
-    return "".join("1" if windowed == layers or layer % period < period - 1 else "0" for layer in range(layers))
+    return "".join("r" if layer in recurrent else "1" if windowed and (windowed == layers or layer % period < period - 1)
+                   else "0" for layer in range(layers))
 
 
 def default_llama_cpp_context(model: Model) -> int:
@@ -197,9 +211,10 @@ def compute_buffer_bytes(vocab_size: int, hidden_size: int) -> int:
     return N_UBATCH * 4 * (vocab_size + hidden_size)
 
 
-def _placement(tables: LlamaCppLayers, windowed: str, gpus: int, ngl: int, cpu_moe: int, full_kv: int, window_kv: int):
-    """Bytes per GPU (weights, KV) and in RAM for this split; and the bytes one token reads on each side."""
-    layers = len(windowed)
+def _placement(tables: LlamaCppLayers, caches: str, gpus: int, ngl: int, cpu_moe: int, cache_bytes: dict[str, int]):
+    """Bytes per GPU (weights, KV) and in RAM for this split; and the bytes one token reads on each side.
+    `cache_bytes`: what a layer of each `layer_caches` letter holds for every user."""
+    layers = len(caches)
     first_gpu_layer = max(layers + 1 - ngl, 0)
     count = layers + 1 - first_gpu_layer
     weights, kv = [0] * gpus, [0] * gpus
@@ -221,8 +236,8 @@ def _placement(tables: LlamaCppLayers, windowed: str, gpus: int, ngl: int, cpu_m
         if layer == layers and tables.tied:  # the head is the embedding table, copied to the GPU
             weights[gpu] += tables.embeddings
             gpu_read += tables.embeddings
-    for layer, slides in enumerate(windowed):
-        size = window_kv if slides == "1" else full_kv
+    for layer, cache in enumerate(caches):
+        size = cache_bytes[cache]
         if layer >= first_gpu_layer:
             kv[(layer - first_gpu_layer) * gpus // count] += size
         else:
@@ -233,7 +248,7 @@ def _placement(tables: LlamaCppLayers, windowed: str, gpus: int, ngl: int, cpu_m
 def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest = LlamaCppRequest()) -> LlamaCppPlan:
     arch = model.architecture
     tables = llama_cpp_layers(model, request.quant, request.imatrix)
-    windowed = windowed_layers(model)
+    caches = layer_caches(model)
     per_cell, window = cell_bytes(model, request.cache_type), window_cells(model)
     context = request.context or default_llama_cpp_context(model)
     cells = round_up(context * request.users, CONTEXT_PADDING)
@@ -243,9 +258,10 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     experts = arch.moe is not None
     full_kv = per_cell * cells
     window_kv = full_kv if window is None else per_cell * min(cells, window)
+    cache_bytes = {"0": full_kv, "1": window_kv, "r": state_bytes(model) * request.users}  # a state per --parallel slot
 
     def fits(ngl: int, cpu_moe: int) -> bool:
-        weights, kv, *_ = _placement(tables, windowed, count, ngl, cpu_moe, full_kv, window_kv)
+        weights, kv, *_ = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
         return ngl == 0 or max(w + k for w, k in zip(weights, kv)) + compute <= room
 
     all_layers = arch.layers + 1
@@ -259,8 +275,8 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     if ngl is None:  # the most layers that fit (fewer layers never need more memory)
         ngl = largest(lambda layers: fits(layers, cpu_moe), all_layers)
     ngl = min(ngl, all_layers)
-    weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(tables, windowed, count, ngl, cpu_moe, full_kv, window_kv)
-    kv_per_token = per_cell * arch.layers  # one cell of every layer, windowed or not
+    weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
+    kv_per_token = per_cell * (len(caches) - caches.count("r"))  # one cell of every attention layer, windowed or not
     # one token also reads its sequence's cache: on the GPUs for offloaded layers
     kv_read = sum(kv) // max(request.users, 1)
     speed = None
@@ -272,6 +288,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         model=model, gpu=gpu, count=count, request=request, file=tables.file, context=context, n_gpu_layers=ngl,
         n_cpu_moe=cpu_moe, weights_bytes_per_gpu=weights[fullest], weights_bytes_in_ram=ram_weights,
         kv_bytes_per_gpu=kv[fullest], kv_bytes_in_ram=ram_kv, kv_bytes_per_token=kv_per_token,
+        state_bytes_per_user=state_bytes(model) * caches.count("r"),
         compute_buffer_bytes=compute, total_memory_bytes=total,
         gpu_read_bytes=gpu_read + kv_read, ram_read_bytes=ram_read, decode_tokens_per_second=speed,
     )

@@ -31,7 +31,7 @@ from generator.sizing.kv_cache import default_context
 from generator.sizing.layer_kinds import kind_bytes
 from generator.sizing.llama_cpp import (
     CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, RAM_BANDWIDTH, cell_bytes, compute_buffer_bytes,
-    default_llama_cpp_context, llama_cpp_layers, window_cells, windowed_layers,
+    default_llama_cpp_context, layer_caches, llama_cpp_layers, state_bytes, window_cells,
 )
 from generator.sizing.loaded_weights import tensor_shares
 from generator.sizing.setups import tensor_parallel_size
@@ -133,7 +133,7 @@ def _llama_cpp_tables(model: Model) -> dict:
     return {
         "quants": quants,
         "cell_bytes": {cache_type: cell_bytes(model, cache_type) for cache_type in CACHE_TYPES},
-        "window_cells": window_cells(model), "windowed": windowed_layers(model),
+        "window_cells": window_cells(model), "layer_caches": layer_caches(model), "state_bytes": state_bytes(model),
         "compute_buffer": compute_buffer_bytes(arch.vocab_size, arch.hidden_size),
         "default_context": default_llama_cpp_context(model), "experts": arch.moe is not None,
         "tied_embeddings": arch.tied_embeddings,

@@ -281,21 +281,21 @@
 
   // ---- llama.cpp (llama_cpp.py) ---------------------------------------------------------------
   // _placement: each GPU's weights and KV, what stays in RAM, and the bytes one token reads.
-  function placement(T, Q, gpus, ngl, cpuMoe, fullKv, windowKv) {
-    var layers = T.windowed.length, first = Math.max(layers + 1 - ngl, 0), count = layers + 1 - first;
+  function placement(T, Q, gpus, ngl, cpuMoe, cacheBytes) {
+    var layers = T.layer_caches.length, first = Math.max(layers + 1 - ngl, 0), count = layers + 1 - first;
     var p = { weights: [], kv: [], ramWeights: Q.embeddings, ramKv: 0, gpuRead: 0, ramRead: 0 };
     for (var g = 0; g < gpus; g++) { p.weights.push(0); p.kv.push(0); }
     Q.layers.forEach(function (kind, layer) {
       var part = Q.layer_bytes[kind], gpu = Math.floor((layer - first) * gpus / count);  // [weights, experts, read, experts read]
       if (layer < first) {
         p.ramWeights += part[0] + part[1]; p.ramRead += part[2] + part[3];
-        if (layer < layers) p.ramKv += T.windowed[layer] === "1" ? windowKv : fullKv;
+        if (layer < layers) p.ramKv += cacheBytes[T.layer_caches[layer]];
         return;
       }
       p.weights[gpu] += part[0]; p.gpuRead += part[2];
       if (layer < cpuMoe) { p.ramWeights += part[1]; p.ramRead += part[3]; } else { p.weights[gpu] += part[1]; p.gpuRead += part[3]; }
       if (layer === layers && T.tied_embeddings) { p.weights[gpu] += Q.embeddings; p.gpuRead += Q.embeddings; }
-      if (layer < layers) p.kv[gpu] += T.windowed[layer] === "1" ? windowKv : fullKv;
+      if (layer < layers) p.kv[gpu] += cacheBytes[T.layer_caches[layer]];
     });
     return p;
   }
@@ -307,8 +307,10 @@
     var context = request.context || T.default_context, users = request.users || 1, perCell = T.cell_bytes[request.cacheType];
     var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell * cells, room = gpu.memory_bytes - L.fit_margin;
     var windowKv = T.window_cells === null ? fullKv : perCell * Math.min(cells, T.window_cells);
+    var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * users };  // a state per --parallel slot
+    var recurrentFree = T.layer_caches.replace(/r/g, "").length;  // the attention layers
     function fullest(p) { return Math.max.apply(null, p.weights.map(function (w, i) { return w + p.kv[i]; })); }
-    function fits(ngl, cpuMoe) { return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, fullKv, windowKv)) + T.compute_buffer <= room; }
+    function fits(ngl, cpuMoe) { return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, cacheBytes)) + T.compute_buffer <= room; }
     function most(holds, high) { return Number(largest(function (n) { return holds(Number(n)); }, B(high))); }
     var ngl = request.nGpuLayers, cpuMoe = request.nCpuMoe;
     if (ngl == null && cpuMoe == null && T.experts && !fits(all, 0) && fits(all, layers)) {
@@ -317,7 +319,7 @@
     }
     cpuMoe = cpuMoe || 0;
     ngl = Math.min(ngl == null ? most(function (n) { return fits(n, cpuMoe); }, all) : ngl, all);
-    var p = placement(T, Q, count, ngl, cpuMoe, fullKv, windowKv), at = 0, speed = null;
+    var p = placement(T, Q, count, ngl, cpuMoe, cacheBytes), at = 0, speed = null;
     for (var i = 1; i < count; i++) if (p.weights[i] + p.kv[i] > p.weights[at] + p.kv[at]) at = i;
     var kvRead = Math.floor(p.kv.reduce(function (a, b) { return a + b; }, 0) / users);
     if (gpu.bandwidth_bytes_per_second) {
@@ -333,7 +335,8 @@
       model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant, imatrix: false,  // the calculator plans stock llama-quantize files
       gguf_file_bytes: Q.file[2], gguf_tensor_bytes: Q.file[0], bits_per_weight: Math.round(Q.file[0] * 8 / Q.file[1] * 10000) / 10000, context: context,
       users: users, cache_type: request.cacheType, n_gpu_layers: ngl, n_cpu_moe: cpuMoe, total_memory_bytes_per_gpu: gpu.memory_bytes,
-      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell * layers,
+      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell * recurrentFree,
+      state_bytes_per_user: T.state_bytes * (layers - recurrentFree),
       kv_bytes_per_gpu: p.kv[at], kv_bytes_in_ram: p.ramKv, compute_buffer_bytes: T.compute_buffer,
       starts: p.weights[at] + p.kv[at] + T.compute_buffer <= room, gpu_read_bytes_per_token: p.gpuRead + kvRead,
       ram_read_bytes_per_token: p.ramRead, decode_tokens_per_second: speed,
