@@ -435,3 +435,21 @@ def test_embeddings_and_head_shapes():
     assert shapes(arch(), "embeddings") == {(100, 16): 1}
     assert shapes(arch(), "output_head") == {(16, 100): 1}
     assert shapes(arch(), "dense_mlp") == {(16, 40): 6}
+
+
+def test_the_prediction_layers_own_embeddings_and_head_are_neither_loaded_nor_read(catalog):
+    """DeepSeek-V3's MTP layer stores its own copy of the embeddings and the head (129,280 × 7,168
+    BF16 each, 1,853,358,080 bytes): the checkpoint counts them, an engine that does not draft tokens
+    skips the whole layer (vLLM loads no layer past num_hidden_layers), and a token reads one head."""
+    from generator.sizing.formats import bytes_by_component, published_formats
+    from generator.sizing.loaded_weights import tensor_shares
+    deepseek = next(m for m in catalog.models if m.slug == "deepseek-v3")
+    stored = published_formats(deepseek)
+    copy = 129_280 * 7_168 * 2
+    assert copy == 1_853_358_080
+    every = bytes_by_component(deepseek, stored)
+    read = bytes_by_component(deepseek, stored, prediction=False)
+    assert every["embeddings"] - read["embeddings"] == copy and every["output_head"] - read["output_head"] == copy
+    assert read["extra_layers"] == 0
+    shares = tensor_shares(deepseek, stored, 1)
+    assert (shares.embeddings, shares.output_head) == (copy, copy)  # the target's own, once

@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Mapping
 
 from generator.sizing.checkpoints import ServedWeights, listed_weights, published_weights
-from generator.sizing.formats import FORMATS, Format, FormatSize, bytes_by_component, format_table
+from generator.sizing.formats import FORMATS, Format, FormatSize, bytes_by_component, format_table, published_formats
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
 from generator.sizing.engine_sglang import SGLANG
 from generator.sizing.engine_vllm import VLLM
@@ -210,12 +210,12 @@ def _headline_room(model: Model, bits: int, weights: int, cache: KvCache, contex
     return HeadlineRoom(bits, serving, weights, kv_room(cache, serving - weights, context))
 
 
-def _speed(model: Model, setup: Setup, native: dict[str, int], cache: KvCache, context: int) -> Speed | None:
+def _speed(model: Model, setup: Setup, cache: KvCache, context: int) -> Speed | None:
     bandwidth = setup.bandwidth_per_machine
     if bandwidth is None:
         return None
     short = min(SHORT_CONTEXT, context)
-    read = token_read(model, native, cache, short)
+    read = token_read(model, bytes_by_component(model, published_formats(model), prediction=False), cache, short)
     tokens_per_second = decode_tokens_per_second(read.total, bandwidth)
     offload = {}
     if model.architecture.moe is not None:
@@ -268,7 +268,7 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         headline_checks=_headline_checks(model, gpus, context),
         serving=serving,
         gpu_rows=rows,
-        speed=_speed(model, serving.setup, native.by_component, kv16, context) if serving else None,
+        speed=_speed(model, serving.setup, kv16, context) if serving else None,
         checkpoints=checkpoint_rows(model),
     )
 

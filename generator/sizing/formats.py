@@ -6,7 +6,7 @@ Pure arithmetic over the tensors of weights.py. Quantized formats apply to matri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import ceil
 from types import MappingProxyType
 from typing import Iterator, Mapping, NamedTuple
@@ -105,14 +105,17 @@ def stored_tensors(model: Model, stored: StoredFormats) -> Iterator[tuple[Tensor
             yield tensor, fmt
             continue
         kept_count = tensor.count // len(span) * kept
-        yield Tensors(tensor.component, tensor.rows, tensor.cols, tensor.count - kept_count, tensor.shards), fmt
-        yield Tensors(tensor.component, tensor.rows, tensor.cols, kept_count, tensor.shards), KEPT_FORMAT
+        yield replace(tensor, count=tensor.count - kept_count), fmt
+        yield replace(tensor, count=kept_count), KEPT_FORMAT
 
 
-def bytes_by_component(model: Model, stored: StoredFormats) -> dict[str, int]:
+def bytes_by_component(model: Model, stored: StoredFormats, prediction: bool = True) -> dict[str, int]:
+    """The checkpoint's bytes by component; `prediction` False: without the multi-token-prediction
+    layers and their own embeddings and head (what a generated token reads)."""
     totals = dict.fromkeys(COMPONENTS, 0)
     for tensor, fmt in stored_tensors(model, stored):
-        totals[tensor.component] += tensor_bytes(tensor, fmt)
+        if prediction or not tensor.prediction:
+            totals[tensor.component] += tensor_bytes(tensor, fmt)
     return totals
 
 

@@ -21,10 +21,18 @@ from generator.sizing.weights import Tensors
 # before splitting it over the GPUs (vllm/model_executor/layers/vocab_parallel_embedding.py:
 # DEFAULT_VOCAB_PADDING_SIZE = 64, pad_vocab_size); SGLang does the same.
 VOCAB_PADDING = 64
-# Tensors an engine does not load to serve: the multi-token-prediction modules are read only for
-# speculative decoding (vLLM's DeepseekV2ForCausalLM skips layers past num_hidden_layers).
-NOT_LOADED = ("extra_layers",)
 VOCAB_COMPONENTS = ("embeddings", "output_head")
+
+
+def loaded(tensor: Tensors, speculative: bool) -> bool:
+    """Whether an engine holds the tensor: the multi-token-prediction layers only to draft tokens
+    (vLLM's DeepseekV2ForCausalLM skips layers past num_hidden_layers), and then without their own
+    embeddings and head, which the draft shares with the target once loaded (vLLM 0.33.0
+    llm_base_proposer.py _maybe_share_embeddings / _maybe_share_lm_head: "Detected MTP model. Sharing
+    target model embedding weights with the draft model"; SGLang's set_embed_and_head)."""
+    if not tensor.prediction:
+        return True
+    return speculative and tensor.component not in VOCAB_COMPONENTS
 
 
 def _shard_bytes(tensor: Tensors, format_key: str, tensor_parallel: int, mxfp4_padding: tuple[int, int] | None) -> int:
@@ -60,12 +68,14 @@ class TensorShares(NamedTuple):
 
 
 def tensor_shares(model: Model, stored: StoredFormats, tensor_parallel: int,
-                  mxfp4_padding: tuple[int, int] | None = None) -> TensorShares:
+                  mxfp4_padding: tuple[int, int] | None = None, speculative: bool = False) -> TensorShares:
     """One GPU's share of each tensor, in the checkpoint's formats. `mxfp4_padding`: (intermediate,
-    hidden) multiples the engine pads MXFP4 experts to."""
+    hidden) multiples the engine pads MXFP4 experts to; `speculative`: the prediction layers draft
+    tokens (MTP), so they are loaded too, split like the target's (vLLM's draft tensor-parallel size
+    defaults to the target's, speculative.py _verify_and_get_draft_tp)."""
     shares = {"layers": 0, "embeddings": 0, "output_head": 0}
     for tensor, fmt in stored_tensors(model, stored):
-        if tensor.component in NOT_LOADED:
+        if not loaded(tensor, speculative):
             continue
         part = tensor.component if tensor.component in VOCAB_COMPONENTS else "layers"
         shares[part] += _shard_bytes(tensor, fmt, tensor_parallel, mxfp4_padding)
@@ -85,7 +95,7 @@ def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int) -> int
 
 
 def loaded_bytes_per_gpu(model: Model, stored: StoredFormats, tensor_parallel: int,
-                         pipeline: int = 1, mxfp4_padding: tuple[int, int] | None = None) -> int:
+                         pipeline: int = 1, mxfp4_padding: tuple[int, int] | None = None, speculative: bool = False) -> int:
     """The weights on the fullest GPU: its share of each tensor, in the checkpoint's formats."""
-    shares = tensor_shares(model, stored, tensor_parallel, mxfp4_padding)
+    shares = tensor_shares(model, stored, tensor_parallel, mxfp4_padding, speculative)
     return fullest_stage_bytes(shares, model.architecture.layers, pipeline)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.sizing.formats import FormatSize, format_table
+from generator.sizing.formats import FormatSize, bytes_by_component, format_plan, format_table
 from generator.sizing.kv_cache import default_context, kv_cache
 from generator.sizing.setups import USABLE_SHARE, Setup, cheapest_setup
 from generator.catalog.records import Gpu, Model
@@ -52,7 +52,7 @@ def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: in
     setup = cheapest_setup(required, gpus, USABLE_SHARE, multi_node=True)
     per_sequence = total = None
     if setup is not None and setup.bandwidth_per_machine is not None:
-        read = token_read(model, weights.by_component, cache, context)
+        read = token_read(model, bytes_by_component(model, format_plan(model, weights.key), prediction=False), cache, context)
         # NOTE: one decoding step reads the active weights once for the whole batch and every
         # sequence's own KV cache (an upper bound: the experts of a batch overlap only partly).
         step_bytes = read.weights_bytes + batch * read.kv_bytes

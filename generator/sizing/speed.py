@@ -45,6 +45,8 @@ class TokenRead:
 
 
 def token_read(model: Model, weight_bytes: dict[str, int], cache: KvCache, context: int) -> TokenRead:
+    """What one token reads: `weight_bytes` by component without the prediction layers
+    (formats.bytes_by_component(..., prediction=False))."""
     arch = model.architecture
     active = Fraction(model.experts_per_token, model.experts) if arch.moe else Fraction(0)
     resident = sum(v for k, v in weight_bytes.items() if k not in NOT_READ and k != "routed_experts")
@@ -59,7 +61,7 @@ def token_read(model: Model, weight_bytes: dict[str, int], cache: KvCache, conte
 
 def weights_read_bytes(model: Model, stored: StoredFormats) -> int:
     """The weights one generated token reads, stored as a checkpoint stores them (formats.py)."""
-    return token_read(model, bytes_by_component(model, stored), kv_cache(model.architecture), 0).weights_bytes
+    return token_read(model, bytes_by_component(model, stored, prediction=False), kv_cache(model.architecture), 0).weights_bytes
 
 
 def kv_read_cache(arch: Architecture, kv_dtype: str) -> KvCache:

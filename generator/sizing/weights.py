@@ -6,7 +6,7 @@ checkpoint format can add its per-block scales (see formats.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator.catalog.records import COMPONENTS, Architecture, Model
 from generator.sizing.layer_kinds import LayerTensor, attention_tensors, linear_attention_tensors
@@ -26,6 +26,7 @@ class Tensors:
     cols: int
     count: int = 1
     shards: int = 1
+    prediction: bool = False  # of the multi-token-prediction layers (loaded for MTP speculation only)
 
     @property
     def params(self) -> int:
@@ -113,7 +114,7 @@ def _extra_layers(model: Model) -> list[Tensors]:
     if arch.extra_layers_embeddings:
         result.append(Tensors("embeddings", arch.vocab_size, hidden, count, arch.vocab_size))
         result.append(Tensors("output_head", hidden, arch.vocab_size, count, arch.vocab_size))
-    return result
+    return [replace(tensor, prediction=True) for tensor in result]
 
 
 def _vision(arch: Architecture) -> list[Tensors]:
