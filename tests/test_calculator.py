@@ -52,6 +52,31 @@ def test_the_calculator_answers_the_question_in_the_address(page, server, fixtur
     assert page.problems == []
 
 
+@pytest.mark.parametrize("lang, engine", [("en", "vllm"), ("pt", "sglang")])
+def test_drafting_with_the_mtp_layer_is_asked_in_the_address_and_answered_like_plan(page, server, fixture_catalog, lang, engine):
+    """DeepSeek-V3 ships one MTP layer: the box loads it, caches it and prints the engine's flags, as
+    `plan --speculative mtp` does; the box is there only for models with such layers."""
+    query = f"?gpu=h200&count=8&context=32768&users=4&engine={engine}&kv-dtype=auto&precision=native&mtp=1"
+    open_calculator(page, server, lang, "deepseek-v3", query)
+    model, gpu = model_and_gpu(fixture_catalog, "deepseek-v3", "h200")
+    expected = answer_json(answer(model, gpu, 8, PlanRequest(engine=engine, context=32768, users=4, speculative="mtp")))
+    plain = answer_json(answer(model, gpu, 8, PlanRequest(engine=engine, context=32768, users=4)))
+    shown = outputs(page)
+    for field in ("weights_bytes_per_gpu", "available_kv_bytes_per_gpu", "kv_tokens", "max_users"):
+        assert int(shown[field]) == expected[field], field
+    assert expected["weights_bytes_per_gpu"] > plain["weights_bytes_per_gpu"]
+    assert page.locator("#calculator [data-out='command']").inner_text() == expected["command"]
+    assert "--speculative" in expected["command"]
+    assert page.url.endswith(query)
+    # unchecked, the address drops it and the figures are the plain plan's
+    page.uncheck("#calculator input[name=mtp]")
+    page.wait_for_function("!location.search.includes('mtp')")
+    assert page.locator("#calculator [data-out='command']").inner_text() == plain["command"]
+    page.goto(f"{server}{lang}/models/llama-3-1-8b-instruct.html")
+    assert page.locator("#calculator input[name=mtp]").count() == 0
+    assert page.problems == []
+
+
 @pytest.mark.parametrize("lang, sentence", [
     ("en", "As asked, it does not start ({reason}); with {changes} it does."),
     ("pt", "Como pedido, não inicia ({reason}); com {changes}, inicia."),

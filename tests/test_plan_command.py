@@ -196,3 +196,55 @@ def test_llama_cpp_plans_an_imatrix_file_when_asked(capsys):
     assert (stock["imatrix"], imatrix["imatrix"]) == (False, True)
     assert stock["gguf_file_bytes"] - imatrix["gguf_file_bytes"] == 36_700_160
     assert abs(imatrix["gguf_file_bytes"] - 4.45e9) <= 0.005 * 4.45e9 < abs(stock["gguf_file_bytes"] - 4.45e9)
+
+
+# ---- speculative decoding with the MTP layers ----------------------------------------------
+
+# GLM-4.5-Air's MTP layer, one GPU's share at TP 4 in BF16 (2 bytes): 128 experts × gate, up, down of
+# 4,096 × 1,408, split four ways; attention q and o (96 × 128 × 4,096 each) and k, v (8 × 128 ×
+# 4,096 each) split four ways; the shared expert (3 × 4,096 × 1,408) split four ways; eh_proj (8,192 ×
+# 4,096) whole on every GPU (a plain nn.Linear in glm4_moe_mtp.py); the q, k, v biases (12,288 + 2 ×
+# 1,024), router (4,096 × 128), its bias, two norms, enorm, hnorm and shared_head's norm whole, as the
+# sizing keeps one-shard tensors. Its own embeddings and head are not loaded: the draft shares the
+# target's.
+AIR_DRAFT = (128 * 3 * 4096 * 1408 // 4 + 2 * 96 * 128 * 4096 // 4 + 2 * 8 * 128 * 4096 // 4 + 3 * 4096 * 1408 // 4
+             + 8192 * 4096 + (12288 + 2 * 1024) + 4096 * 128 + 128 + (2 + 3) * 4096) * 2
+
+
+@pytest.mark.parametrize("engine", ["vllm", "sglang"])
+def test_drafting_with_the_mtp_layer_loads_it_and_caches_one_more_layer(capsys, engine):
+    """GLM-4.5-Air on 4 × H100 at 32,768 tokens: the draft layer's weights as loaded (AIR_DRAFT bytes
+    per GPU), and its KV cache beside the 46 layers' (2 KV heads per GPU × 128 × K and V × 2 bytes =
+    1,024 bytes a token a layer: 47,104 becomes 48,128), with the engine's own flags."""
+    args = ("glm-4-5-air", "--gpu", "h100-sxm", "--count", "4", "--engine", engine, "--context", "32768")
+    plain = plan_json(capsys, *args)
+    drafting = plan_json(capsys, *args, "--speculative", "mtp")
+    assert (plain["speculative"], drafting["speculative"]) == (None, "mtp")
+    assert drafting["weights_bytes_per_gpu"] - plain["weights_bytes_per_gpu"] == AIR_DRAFT
+    assert (plain["kv_bytes_per_token_per_gpu"], drafting["kv_bytes_per_token_per_gpu"]) == (46 * 1024, 47 * 1024)
+    flags = {"vllm": "--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'",
+             "sglang": "--speculative-algorithm EAGLE \\\n  --speculative-num-steps 1 \\\n  --speculative-eagle-topk 1 "
+                       "\\\n  --speculative-num-draft-tokens 2"}[engine]
+    assert drafting["command"].endswith(flags) and "speculative" not in plain["command"]
+    assert drafting["kv_tokens"] < plain["kv_tokens"]
+
+
+def test_sglang_keeps_2_gib_more_out_of_its_pool_with_a_draft(capsys):
+    """server_args.py: reserved_mem += 2 * 1024 for an EAGLE draft. An H100 as CUDA reports it has
+    81,111 MiB; at TP 4 SGLang keeps 512 + 8,192 × 1.5 + 512 × 2 + 4 / 8 × 1,024 = 14,336 MiB out:
+    (81,111 - 14,336) / 81,111 = 0.823; with the draft 16,384 MiB: 0.798."""
+    args = ("glm-4-5-air", "--gpu", "h100-sxm", "--count", "4", "--engine", "sglang", "--context", "32768")
+    plain, drafting = plan_json(capsys, *args), plan_json(capsys, *args, "--speculative", "mtp")
+    assert (plain["memory_fraction"], drafting["memory_fraction"]) == (0.823, 0.798)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--speculative", "mtp"),
+     "plan: --speculative mtp: llama-3-1-8b-instruct ships no multi-token-prediction layers to draft with"),
+    (("glm-4-5-air", "--gpu", "h100-sxm", "--engine", "llama.cpp", "--speculative", "mtp"),
+     "plan: --speculative: not a llama.cpp option (use --quant and --cache-type)"),
+])
+def test_speculation_is_refused_in_one_line_where_it_cannot_run(capsys, args, message):
+    assert main(["plan", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == message and captured.out == ""

@@ -99,6 +99,8 @@ def questions(catalog, number: int, seed: int = 7) -> list[dict]:
             "users": rng.choice([1, 2, 8, 64]), "kv_dtype": rng.choice(["auto", "fp8"]),
             "precision": rng.choice(["native", "bf16", "fp8", "4bit"]),
             "fraction": rng.choice([None, None, "0.8", "0.92", "0.95"]),
+            # half the questions on a model with MTP layers draft tokens with them
+            "speculative": rng.choice([None, "mtp"]) if model.architecture.extra_layers else None,
         })
     return asked
 
@@ -107,14 +109,15 @@ def request_of(question: dict) -> PlanRequest:
     fraction = question["fraction"]
     return PlanRequest(engine=question["engine"], context=question["context"], users=question["users"],
                        kv_dtype=question["kv_dtype"], precision=question["precision"],
-                       memory_fraction=Fraction(fraction) if fraction else None)
+                       memory_fraction=Fraction(fraction) if fraction else None, speculative=question.get("speculative"))
 
 
 def js_question(question: dict) -> dict:
     return {"model": question["model"].slug, "gpu": question["gpu"].slug, "custom": question["custom"],
             "count": question["count"], "request": {
                 "engine": question["engine"], "context": question["context"], "users": question["users"],
-                "kvDtype": question["kv_dtype"], "precision": question["precision"], "fraction": question["fraction"]}}
+                "kvDtype": question["kv_dtype"], "precision": question["precision"], "fraction": question["fraction"],
+                "speculative": question.get("speculative")}}
 
 
 def ask(run_js, catalog, asked: list[dict], body: str) -> list:
@@ -193,6 +196,8 @@ def test_a_few_questions_match_the_plan_command_itself(catalog, run_js):
         if question["fraction"]:
             flag = "--gpu-memory-utilization" if question["engine"] == "vllm" else "--mem-fraction-static"
             command += [flag, question["fraction"]]
+        if question.get("speculative"):
+            command += ["--speculative", question["speculative"]]
         printed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert printed.returncode == 0, printed.stderr
         assert answer_differences(json.loads(printed.stdout), reply) == []

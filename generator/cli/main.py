@@ -20,7 +20,7 @@ from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
 from generator.cli.plan_output import answer_json, answer_text, llama_cpp_json, llama_cpp_text
-from generator.sizing.engine import KV_DTYPES
+from generator.sizing.engine import KV_DTYPES, SPECULATIVE_METHODS
 from generator.sizing.engine_vllm import VLLM_UTILIZATION
 from generator.sizing.catalog_rules import model_problems
 from generator.sizing.checkpoints import served_weights
@@ -114,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
                       "for the model, else at 8 bits vLLM's on-the-fly FP8 (--quantization fp8)")
     plan.add_argument("--checkpoint", metavar="REPO",
                       help="serve this one of the model's checkpoints (a repo id its catalog file lists) instead")
+    plan.add_argument("--speculative", choices=list(SPECULATIVE_METHODS),
+                      help="mtp: draft tokens with the multi-token-prediction layers the checkpoint ships (DeepSeek, "
+                      "GLM, Qwen3-Next): they are loaded and cached too, and the command gains the engine's own flags")
     gguf = plan.add_argument_group("llama.cpp (--engine llama.cpp: a GGUF file, layers on the GPUs, the rest in RAM)")
     gguf.add_argument("--quant", choices=list(PRESETS), default="Q4_K_M", help="llama-quantize preset of the file (default: Q4_K_M)")
     gguf.add_argument("--n-gpu-layers", type=_whole_number(LAYERS), metavar="N",
@@ -314,9 +317,13 @@ def _plan(catalog, args) -> int:
     if llama_only:
         print(f"plan: {llama_only[0]}: only with --engine llama.cpp", file=sys.stderr)
         return 2
+    if args.speculative and not model.architecture.extra_layers:
+        print(f"plan: --speculative {args.speculative}: {model.slug} ships no multi-token-prediction layers "
+              "to draft with", file=sys.stderr)
+        return 2
     request = PlanRequest(engine=args.engine, context=args.context, users=args.users,
                           memory_fraction=args.memory_fraction, kv_dtype=args.kv_dtype,
-                          precision=PRECISIONS[args.precision], checkpoint=args.checkpoint)
+                          precision=PRECISIONS[args.precision], checkpoint=args.checkpoint, speculative=args.speculative)
     if _no_checkpoint(model, request, args):
         return 2
     result = answer(model, gpu, args.count, request)
@@ -326,7 +333,8 @@ def _plan(catalog, args) -> int:
 
 def _plan_llama_cpp(model, gpu, args) -> int:
     others = [flag for flag, given in (("--gpu-memory-utilization", args.memory_fraction is not None),
-                                       ("--kv-dtype", args.kv_dtype != "auto"), ("--precision", args.precision != "native")) if given]
+                                       ("--kv-dtype", args.kv_dtype != "auto"), ("--precision", args.precision != "native"),
+                                       ("--speculative", args.speculative is not None)) if given]
     if others:
         print(f"plan: {others[0]}: not a llama.cpp option (use --quant and --cache-type)", file=sys.stderr)
         return 2

@@ -39,6 +39,7 @@ def plan_json(plan: Plan) -> dict:
         "users": plan.request.users,
         "precision": plan.request.precision,
         "checkpoint": plan.weights and plan.weights.repo,  # the repo the command serves
+        "speculative": plan.request.speculative,
         "kv_dtype": plan.request.kv_dtype,
         "memory_fraction": float(plan.memory_fraction),
         "total_memory_bytes_per_gpu": plan.total_memory_bytes,
@@ -83,7 +84,9 @@ def plan_text(plan: Plan) -> str:
         f"{plan.engine_record.name} {plan.engine_version}",
         f"tensor parallel {split.tensor}, pipeline {split.pipeline}; context {plan.context:,} tokens, "
         f"{plan.request.users} user{'s' if plan.request.users != 1 else ''}, weights {plan.request.precision}"
-        + (f" ({plan.weights.repo})" if plan.weights else "") + f", KV {plan.request.kv_dtype}, {fraction} {float(plan.memory_fraction):g}",
+        + (f" ({plan.weights.repo})" if plan.weights else "") + f", KV {plan.request.kv_dtype}, {fraction} {float(plan.memory_fraction):g}"
+        + (f", drafting with its {plan.model.architecture.extra_layers} MTP layer"
+           f"{'s' if plan.model.architecture.extra_layers != 1 else ''}" if plan.request.speculative else ""),
         "",
         "  per GPU",
         f"    memory the engine sees  {_gib(plan.total_memory_bytes):>14}",

@@ -80,6 +80,17 @@ class PlanRequest:
     checkpoint: str | None = None  # a repo id of the model's checkpoints, instead of the first of `precision`
     max_num_batched_tokens: int | None = None  # vLLM; None: its default for the GPU
     max_num_seqs: int | None = None
+    speculative: str | None = None  # "mtp": the checkpoint's multi-token-prediction layers draft tokens
+
+
+SPECULATIVE_METHODS = ("mtp",)
+
+
+def drafting_layers(model: Model, request: PlanRequest) -> int:
+    """The prediction layers a plan loads and caches: all the checkpoint ships when it drafts with
+    them (vLLM reuses one MTP layer for every draft step, deepseek_mtp.py: spec_step_idx %
+    num_mtp_layers), none otherwise."""
+    return model.architecture.extra_layers if request.speculative == "mtp" else 0
 
 
 class Accounting(NamedTuple):
@@ -127,6 +138,8 @@ class Engine:
     on_the_fly_fp8: tuple[tuple[str, str], ...] = ()
     # the recurrent-state layer kinds (records.LinearAttention.kind) its version runs
     recurrent_kinds: tuple[str, ...] = ()
+    # the flags that draft tokens with the model's MTP layers, one token ahead
+    speculative_flags: tuple[tuple[str, str], ...] = ()
 
     def runs(self, model: Model) -> bool:
         """Whether this engine's version runs every kind of layer the model has."""
@@ -141,6 +154,7 @@ class Engine:
             "memory_fraction_flag": self.memory_fraction_flag, "kv_cache_dtype_flag": self.kv_cache_dtype_flag,
             "fp8_kv_value": self.fp8_kv_value, "pads_mxfp4": self.pads_mxfp4,
             "accounting": self.browser_accounting or self.key, "rope_env": list(self.rope_env),
+            "speculative_flags": [list(flag) for flag in self.speculative_flags],
         }
 
 

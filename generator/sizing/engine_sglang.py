@@ -14,7 +14,7 @@ from typing import Sequence
 from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import (
     CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MIB, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting, CommandTemplate,
-    Engine, PlanRequest, cdiv, engine_memory_bytes, kv_dtype_bytes, plain_number,
+    Engine, PlanRequest, cdiv, drafting_layers, engine_memory_bytes, kv_dtype_bytes, plain_number,
 )
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
 from generator.sizing.setups import ParallelSplit
@@ -31,6 +31,9 @@ SGLANG_MEMORY_TIERS = ((20 * 1024, 2048, 8, 8), (35 * 1024, 2048, 16, 80), (60 *
                        (160 * 1024, 8192, 256, 512), (None, 16384, 512, 512))
 # GPUs over 60 GiB keep at least 10 GiB out of the static pool.
 SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB = 60 * 1024, 10 * 1024
+# With an EAGLE draft (MTP is one) 2 GiB more stay out: "reserved_mem += 2 * 1024" under "# eagle
+# draft models and cuda graphs", after the 10 GiB minimum (_handle_gpu_memory_settings).
+SGLANG_DRAFT_RESERVE_MIB = 2 * 1024
 
 
 def reserve_tiers() -> list[list]:
@@ -40,14 +43,17 @@ def reserve_tiers() -> list[list]:
             for below, chunk, small, large in SGLANG_MEMORY_TIERS]
 
 
-def sglang_mem_fraction_static(memory_bytes: int, tensor: int, pipeline: int) -> Fraction:
+def sglang_mem_fraction_static(memory_bytes: int, tensor: int, pipeline: int, drafting: bool = False) -> Fraction:
     """SGLang's default --mem-fraction-static: GPU memory in MiB less the tier's reserve and
-    tp × pp / 8 GiB for communication, at least 10 GiB on GPUs over 60 GiB, rounded to 3 decimals."""
+    tp × pp / 8 GiB for communication, at least 10 GiB on GPUs over 60 GiB, and 2 GiB more when a
+    draft speculates, rounded to 3 decimals."""
     memory = memory_bytes / MIB
     below, small, large = next(tier for tier in reserve_tiers() if tier[0] is None or memory < tier[0])
     reserved = (small if tensor < 4 else large) + tensor * pipeline / 8 * 1024
     if memory > SGLANG_LARGE_GPU_MIB:
         reserved = max(reserved, SGLANG_LARGE_GPU_RESERVE_MIB)
+    if drafting:
+        reserved += SGLANG_DRAFT_RESERVE_MIB
     return Fraction(round((memory - reserved) / memory, 3)).limit_denominator(1000)
 
 
@@ -69,8 +75,9 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
     weights, less the (1 - fraction) share of what was free before them, in tokens of every layer."""
     total = engine_memory_bytes(gpu)
     before = total - SGLANG_BASELINE
-    fraction = request.memory_fraction or sglang_mem_fraction_static(total, split.tensor, split.pipeline)
-    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype))
+    fraction = request.memory_fraction or sglang_mem_fraction_static(total, split.tensor, split.pipeline,
+                                                                     drafting_layers(model, request) > 0)
+    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
     states = state_pool_bytes(kinds, split.pipeline)
     non_kv = {"cuda_context": SGLANG_BASELINE, "outside_fraction": round(before * (1 - fraction)), "states": states}
     available = floor(before * fraction) - weights - states
@@ -90,7 +97,7 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
 
 
 def sequence_kv_bytes(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, tokens: int) -> int:
-    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype))
+    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
     return pool_bytes_per_token(kinds, split.pipeline) * tokens
 
 
@@ -126,4 +133,9 @@ SGLANG = Engine(
     # Gated DeltaNet (qwen3_next.py) and Kimi Delta; Mamba2 hybrids (granitemoehybrid.py) came after
     # this version, with sgl-project/sglang PR #18040 (2026-01-31)
     recurrent_kinds=("gated_deltanet", "kimi_delta"),
+    # docs/basic_usage/deepseek_v3.md: MTP is `--speculative-algorithm EAGLE` (NEXTN is its alias);
+    # "The minimum configuration is --speculative-num-steps 1 --speculative-eagle-topk 1
+    # --speculative-num-draft-tokens 2"; the draft path defaults to the model's own checkpoint
+    speculative_flags=(("--speculative-algorithm", "EAGLE"), ("--speculative-num-steps", "1"),
+                       ("--speculative-eagle-topk", "1"), ("--speculative-num-draft-tokens", "2")),
 )

@@ -15,7 +15,7 @@ from typing import Sequence
 from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import (
     CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MEMORY_IN_USE, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting,
-    CommandTemplate, Engine, PlanRequest, cdiv, engine_memory_bytes, kv_dtype_bytes, largest, per_tensor_parallel,
+    CommandTemplate, Engine, PlanRequest, cdiv, drafting_layers, engine_memory_bytes, kv_dtype_bytes, largest, per_tensor_parallel,
     plain_number,
 )
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
@@ -178,7 +178,7 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
         "non_torch": per_tensor_parallel(VLLM_NON_TORCH, tensor),
     }
     available = requested - weights - sum(non_kv.values())
-    kinds = kind_bytes(model.architecture, tensor, kv_dtype_bytes(request.kv_dtype))
+    kinds = kind_bytes(model.architecture, tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
     layout = block_layout(kinds, split.pipeline, batch_tokens)
     usable = available - layout.bytes_per_block  # one null block is kept aside
     concurrency = max(available, 0) // layout.bytes_per_block / layout.blocks(context)
@@ -201,7 +201,7 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
 
 
 def sequence_kv_bytes(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, tokens: int) -> int:
-    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype))
+    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
     return block_layout(kinds, split.pipeline, batch_of(gpu, request)[0]).needed_bytes(tokens)
 
 
@@ -235,4 +235,8 @@ VLLM = Engine(
     # vllm/model_executor/models: qwen3_next.py, kimi_linear.py, granitemoehybrid.py (Mamba2 hybrids)
     recurrent_kinds=("gated_deltanet", "kimi_delta", "mamba2"),
     rope_override=rope_override,
+    # vllm/config/speculative.py (0.33.0): "mtp" drafts with the target checkpoint's own MTP layers
+    # (deepseek_mtp, glm4_moe_mtp, qwen3_next_mtp are deprecated names of it); one token ahead, as
+    # the GLM-4.5 recipe recommends ("num_speculative_tokens 1 for optimal throughput")
+    speculative_flags=(("--speculative-config", '\'{"method": "mtp", "num_speculative_tokens": 1}\''),),
 )

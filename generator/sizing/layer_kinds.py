@@ -107,11 +107,15 @@ def _softmax_layers(arch: Architecture, layers: int, window: int | None) -> Atte
     return AttentionLayers(layers, attention.kv_heads, attention.head_dim, window)
 
 
-def layer_kinds(arch: Architecture) -> tuple[LayerKind, ...]:
-    """The model's layers by kind: full attention, sliding window, recurrent state (those it has)."""
+def layer_kinds(arch: Architecture, drafting: int = 0) -> tuple[LayerKind, ...]:
+    """The model's layers by kind: full attention, sliding window, recurrent state (those it has).
+    `drafting`: multi-token-prediction layers that draft tokens, each one more full-attention layer
+    in the same cache (vLLM 0.33.0: the draft's attention layers join the target's KV cache group,
+    kv_cache_interface.py is_draft; SGLang sizes its pool per token of the target's and the draft's
+    layers, pool_configurator.py)."""
     attention, linear = arch.attention, arch.linear_attention
     windowed = attention.sliding_window_layers
-    kinds = [_softmax_layers(arch, arch.attention_layers - windowed, None)]
+    kinds = [_softmax_layers(arch, arch.attention_layers - windowed + drafting, None)]
     if windowed:
         kinds.append(_softmax_layers(arch, windowed, attention.sliding_window))
     if linear:
@@ -150,12 +154,13 @@ class KindBytes(NamedTuple):
 STATE_BYTES_PER_VALUE = 2
 
 
-def kind_bytes(arch: Architecture, tensor: int, bytes_per_value: int) -> tuple[KindBytes, ...]:
-    """Each kind on one of `tensor` GPUs, its cached values at `bytes_per_value` bytes."""
+def kind_bytes(arch: Architecture, tensor: int, bytes_per_value: int, drafting: int = 0) -> tuple[KindBytes, ...]:
+    """Each kind on one of `tensor` GPUs, its cached values at `bytes_per_value` bytes (`drafting`:
+    layer_kinds)."""
     return tuple(
         KindBytes(kind.layers, kind.values_on_gpu(tensor) * (STATE_BYTES_PER_VALUE if kind.per_sequence else bytes_per_value),
                   kind.window, kind.per_sequence)
-        for kind in layer_kinds(arch)
+        for kind in layer_kinds(arch, drafting)
     )
 
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 from generator.catalog.records import Gpu, Model, Source
 from generator.sizing.engine import KV_DTYPES, MAX_MEMORY_FRACTION, engine_memory_bytes, kv_dtype_bytes
 from generator.sizing.engine_sglang import (
-    SGLANG_BASELINE, SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, reserve_tiers,
+    SGLANG_BASELINE, SGLANG_DRAFT_RESERVE_MIB, SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, reserve_tiers,
 )
 from generator.sizing.engine_vllm import (
     VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
@@ -86,13 +86,18 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         precisions[key] = {
             "weights": {_padding_key(padding): {str(tp): list(tensor_shares(model, stored, tp, padding)) for tp in sizes}
                         for padding in paddings},
+            # the same, with the multi-token-prediction layers loaded to draft tokens (--speculative mtp)
+            "weights_drafting": {_padding_key(padding): {str(tp): list(tensor_shares(model, stored, tp, padding, True))
+                                                         for tp in sizes} for padding in paddings} if arch.extra_layers else None,
             "read_bytes": weights_read_bytes(model, stored),
             "repo": weights and weights.repo, "flags": [list(flag) for flag in weights.flags] if weights else [],
             "engines": [engine for engine, w in served.items() if w is not None],
         }
-    kinds, reads = {}, {}
+    kinds, kinds_drafting, reads = {}, {}, {}
     for kv_dtype in KV_DTYPES:
         kinds[kv_dtype] = {str(tp): [list(kind) for kind in kind_bytes(arch, tp, kv_dtype_bytes(kv_dtype))] for tp in sizes}
+        kinds_drafting[kv_dtype] = {str(tp): [list(kind) for kind in kind_bytes(arch, tp, kv_dtype_bytes(kv_dtype), arch.extra_layers)]
+                                    for tp in sizes}
         cache = kv_read_cache(arch, kv_dtype)
         reads[kv_dtype] = [cache.bytes_per_token, cache.window_bytes_per_token, cache.window_tokens, cache.state_bytes]
     return {
@@ -104,6 +109,7 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         # per engine, fit.py's order: the first that fits is the best
         "precision_order": {key: list(precisions_largest_first(model, key)) for key in SERVING_ENGINES},
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
+        "kinds_drafting": kinds_drafting if arch.extra_layers else None,  # with the MTP layers' cache
         "kv_read": reads,  # per KV type: [per token, per window token, window, state] (kv_cache.py)
         # vLLM's profile-run peak per tensor-parallel size and batch tier (VLLM_BATCH_TIERS)
         "activation_peak": {str(tp): [activation_peak(model, tp, tokens, sequences) for _, tokens, sequences in VLLM_BATCH_TIERS]
@@ -172,6 +178,7 @@ def shared_tables(gpus: tuple[Gpu, ...]) -> dict:
         "sglang": {
             "baseline": SGLANG_BASELINE, "mamba_slots": SGLANG_MAMBA_SLOTS, "reserve_tiers": reserve_tiers(),
             "large_gpu_mib": SGLANG_LARGE_GPU_MIB, "large_gpu_reserve_mib": SGLANG_LARGE_GPU_RESERVE_MIB,
+            "draft_reserve_mib": SGLANG_DRAFT_RESERVE_MIB,
         },
         "llama_cpp": {
             "key": LLAMA_CPP.key, "version": LLAMA_CPP.version, "cache_types": list(CACHE_TYPES), "fit_margin": FIT_MARGIN,

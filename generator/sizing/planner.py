@@ -17,7 +17,7 @@ from generator.catalog.records import Gpu, Model
 from generator.sizing.checkpoints import ServedWeights, served_weights, sized_formats
 from generator.sizing.engine import (
     CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, ENGINE_DOES_NOT_RUN, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
-    WEIGHTS_DO_NOT_FIT, Engine, PlanRequest, engine_memory_bytes, rope_scaling_at,
+    WEIGHTS_DO_NOT_FIT, Engine, PlanRequest, drafting_layers, engine_memory_bytes, rope_scaling_at,
 )
 from generator.sizing.engine_vllm import vllm_mxfp4_padding
 from generator.sizing.engines import SERVING_ENGINES
@@ -97,6 +97,8 @@ class Plan:
             flags.append((engine.memory_fraction_flag, _decimal_text(request.memory_fraction)))
         if request.kv_dtype == "fp8":
             flags.append((engine.kv_cache_dtype_flag, engine.fp8_kv_value))
+        if request.speculative:
+            flags += engine.speculative_flags
         for name, flag in engine.batch_flags:
             if getattr(request, name) is not None:
                 flags.append((flag, str(getattr(request, name))))
@@ -132,7 +134,7 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     # the plan does not start
     stored = served.stored if served else sized_formats(model, request.precision)
     padding = vllm_mxfp4_padding(gpu) if engine.pads_mxfp4 else None
-    weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding)
+    weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding, drafting_layers(model, request) > 0)
     # the longest context a plan may offer: the model's window (a model whose window is not published: the context asked)
     window = model.context_window
     account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)))

@@ -135,6 +135,7 @@
         users: Number(form.elements.users.value), memoryFraction: null,
         kvDtype: form.elements["kv-dtype"].value,
         precision: form.elements.precision ? form.elements.precision.value : "native",
+        speculative: form.elements.mtp && form.elements.mtp.checked && !form.elements.mtp.closest("[hidden]") ? "mtp" : null,
         quant: form.elements.quant ? form.elements.quant.value : null,
         cacheType: form.elements["cache-type"] ? form.elements["cache-type"].value : "f16",
         nGpuLayers: optional("n-gpu-layers"), nCpuMoe: optional("n-cpu-moe"),
@@ -234,7 +235,7 @@
     var form = root.querySelector("[data-vram-form]"), note = root.querySelector('[data-out="note"]');
     var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
     var format = formats(root.dataset.locale, root.dataset.currency);
-    var names = COMMON.concat(["precision", "quant", "cache-type", "n-gpu-layers", "n-cpu-moe"]), base = root.dataset.data;
+    var names = COMMON.concat(["precision", "mtp", "quant", "cache-type", "n-gpu-layers", "n-cpu-moe"]), base = root.dataset.data;
     Promise.all([getJson(base + "/shared.json"), getJson(base + "/models/" + root.dataset.model + ".json")]).then(function (data) {
       var shared = data[0], model = data[1];
       var ignored = readAddress(form, names);

@@ -50,8 +50,8 @@
   }
 
   // loaded_weights.py pipeline_layers and fullest_stage_bytes over the table's tensor shares.
-  function weightsPerGpu(model, precision, padding, split) {
-    var table = model.precisions[precision].weights, shares = (table[padding] || table.none)[split.tensor].map(B);
+  function weightsPerGpu(model, precision, padding, split, drafting) {
+    var table = model.precisions[precision][drafting ? "weights_drafting" : "weights"], shares = (table[padding] || table.none)[split.tensor].map(B);
     var pipeline = split.pipeline, layers = model.layers, stages = [], best = 0n;
     if (pipeline === 1) return shares[0] + shares[1] + shares[2];
     for (var i = 0; i < pipeline; i++) stages.push(Math.floor(layers / pipeline));
@@ -66,7 +66,7 @@
   // kv_cache.py KvCache.sequence_bytes over the table's [per token, per window token, window, state].
   function sequenceBytes(read, tokens) { var t = B(tokens); return B(read[0]) * t + B(read[1]) * minBig(t, B(read[2])) + B(read[3]); }
   function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
-  function dtypeKinds(p) { return p.model.kinds[p.request.kvDtype][p.split.tensor]; }
+  function dtypeKinds(p) { return p.model[p.request.speculative ? "kinds_drafting" : "kinds"][p.request.kvDtype][p.split.tensor]; }
   var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
     "no_checkpoint", "engine_does_not_run"];
 
@@ -112,11 +112,12 @@
   }
 
   // ---- SGLang (engine_sglang.py) --------------------------------------------------------------
-  function sglangDefaultFraction(shared, memoryBytes, split) {  // sglang_mem_fraction_static over the reserve tiers
+  function sglangDefaultFraction(shared, memoryBytes, split, drafting) {  // sglang_mem_fraction_static over the reserve tiers
     var s = shared.sglang, memory = Number(memoryBytes) / 2 ** 20;
     var tier = s.reserve_tiers.find(function (t) { return t[0] === null || memory < t[0]; });
     var reserved = (split.tensor < 4 ? tier[1] : tier[2]) + split.tensor * split.pipeline / 8 * 1024;
     if (memory > s.large_gpu_mib) reserved = Math.max(reserved, s.large_gpu_reserve_mib);
+    if (drafting) reserved += s.draft_reserve_mib;
     return roundTo3((memory - reserved) / memory);
   }
   // Python's round(x, 3): the nearest thousandth of x's exact value, an exact tie (x a multiple of
@@ -134,7 +135,7 @@
   // account(): model_runner.py profile_max_num_token.
   function sglangAccounting(p, shared, weights, context, window) {
     var s = shared.sglang, before = B(p.gpu.memory_bytes) - B(s.baseline);
-    var fraction = p.request.memoryFraction || sglangDefaultFraction(shared, p.gpu.memory_bytes, p.split);
+    var fraction = p.request.memoryFraction || sglangDefaultFraction(shared, p.gpu.memory_bytes, p.split, !!p.request.speculative);
     var states = sum(dtypeKinds(p).filter(function (k) { return k[3]; }).map(function (k) {  // state_pool_bytes
       return B(s.mamba_slots) * B(cdiv(k[0], p.split.pipeline)) * B(k[1]);
     }));
@@ -169,7 +170,8 @@
     return lines.concat(flags.map(function (f) { return f.join(" "); })).join(" \\\n  ");
   }
 
-  // plan(): one plan as asked. `request`: {engine, context, users, memoryFraction, kvDtype, precision}.
+  // plan(): one plan as asked. `request`: {engine, context, users, memoryFraction, kvDtype, precision,
+  // speculative ("mtp" or null)}.
   function plan(model, shared, gpu, count, request) {
     var record = shared.engines[request.engine], setup = planSetup(gpu, count), tensor = model.tensor_for[setup.gpusPerMachine - 1];
     var split = { tensor: tensor, pipeline: setup.gpusPerMachine * setup.machines / tensor }, context = request.context || model.window;
@@ -181,11 +183,12 @@
     if (scaled) flags = flags.concat(model.rope_override.flags[request.engine]);
     if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
     if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
+    if (request.speculative) flags = flags.concat(record.speculative_flags);
     var p = { model: model, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags,
       env: scaled ? record.rope_env : [], repo: served ? weights.repo : null,
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
-    p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split);
+    p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split, !!request.speculative);
     var window = model.context_window;  // the longest context a plan may offer
     Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, window || Math.max(context, model.window)));
     if (window && context > window) Object.assign(p, { reason: REASONS[4], maxUsers: 0 });
@@ -262,7 +265,7 @@
     return {
       model: p.model.id, gpu: p.gpu.slug, count: p.setup.gpusPerMachine * p.setup.machines, machines: p.setup.machines,
       engine: p.request.engine, engine_version: p.record.version, tp: p.split.tensor, pp: p.split.pipeline, context: p.context,
-      users: p.request.users, precision: p.request.precision, checkpoint: p.repo, kv_dtype: p.request.kvDtype, memory_fraction: fracFloat(p.memoryFraction),
+      users: p.request.users, precision: p.request.precision, checkpoint: p.repo, speculative: p.request.speculative || null, kv_dtype: p.request.kvDtype, memory_fraction: fracFloat(p.memoryFraction),
       total_memory_bytes_per_gpu: Number(p.totalMemory), weights_bytes_per_gpu: Number(p.weights),
       kv_bytes_per_token_per_gpu: Number(p.kvBytesPerToken), non_kv_bytes_per_gpu: nonKv,
       available_kv_bytes_per_gpu: Number(maxBig(p.available, 0n)), short_bytes_per_gpu: Number(maxBig(-p.available, 0n)),
