@@ -248,3 +248,16 @@ def test_speculation_is_refused_in_one_line_where_it_cannot_run(capsys, args, me
     assert main(["plan", *args]) == 2
     captured = capsys.readouterr()
     assert captured.err.strip() == message and captured.out == ""
+
+
+def test_drafting_across_machines_does_not_start_and_says_why(capsys):
+    """DeepSeek-V3 on 16 × H100: two machines, pipeline parallel 2; SGLang refuses speculative decoding
+    with pipeline parallelism, and vLLM's MTP drafts of GLM and Qwen3-Next lack it: no plan starts."""
+    for engine in ("vllm", "sglang"):
+        answer = plan_json(capsys, "deepseek-v3", "--gpu", "h100-sxm", "--count", "16", "--engine", engine,
+                           "--context", "8192", "--speculative", "mtp")
+        assert answer["pp"] == 2
+        assert (answer["starts"], answer["reason"], answer["max_users"], answer["max_context"]) == (False, "draft_with_pipeline", 0, 0)
+        assert answer["remedy"] is None
+        assert answer["reason_text"] == ("drafting with the MTP layers does not run with pipeline parallelism "
+                                         "(more than one machine)")

@@ -36,6 +36,11 @@ NO_CHECKPOINT = "no_checkpoint"
 # max_model_len (max_position_embeddings=32768 ...)"), SGLang likewise (model_config.py,
 # "User-specified context_length ... is greater than the derived context_length").
 CONTEXT_BEYOND_WINDOW = "context_beyond_window"
+# Drafting with MTP layers on more than one pipeline stage: SGLang refuses it (server_args.py: "Pipeline
+# parallelism is not compatible with overlap schedule, speculative decoding, or mixed chunked
+# prefill."), and vLLM 0.33.0's GLM-4.5 and Qwen3-Next drafts do not implement SupportsPP
+# (glm4_moe_mtp.py, qwen3_next_mtp.py; the vLLM recipes keep MTP off multi-node TP+PP).
+DRAFT_WITH_PIPELINE = "draft_with_pipeline"
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@
   function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
   function dtypeKinds(p) { return p.model[p.request.speculative ? "kinds_drafting" : "kinds"][p.request.kvDtype][p.split.tensor]; }
   var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
-    "no_checkpoint", "engine_does_not_run"];
+    "no_checkpoint", "engine_does_not_run", "draft_with_pipeline"];
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
@@ -192,6 +192,7 @@
     var window = model.context_window;  // the longest context a plan may offer
     Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, window || Math.max(context, model.window)));
     if (window && context > window) Object.assign(p, { reason: REASONS[4], maxUsers: 0 });
+    if (request.speculative && split.pipeline > 1) Object.assign(p, { reason: REASONS[7], maxUsers: 0, maxContext: 0 });
     if (!served) Object.assign(p, { reason: runs ? REASONS[5] : REASONS[6], maxUsers: 0, maxContext: 0 });
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second && served) {
