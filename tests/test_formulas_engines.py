@@ -7,7 +7,9 @@ from fractions import Fraction
 import pytest
 
 from generator.sizing.engine import engine_memory_bytes, kv_dtype_bytes, per_tensor_parallel
-from generator.sizing.engine_sglang import sglang_mem_fraction_static
+from generator.catalog.records import VisionTower
+from generator.sizing.engine_sglang import sglang_mem_fraction_static, vision_fraction_factor
+from generator.sizing.loaded_weights import TensorShares, fullest_stage_bytes
 from generator.sizing.engine_vllm import BatchDefaults, vllm_batch_defaults, vllm_mxfp4_padding
 from tests.formula_records import gpu
 
@@ -102,3 +104,29 @@ def test_vllm_sizes_a_hybrid_block_to_hold_one_mamba_state_as_its_log_says():
     assert (state, layout.block_size) == (2_147_840, 528) == (2_147_840, row["log"]["attention_block_size"])
     padding = layout.block_size * 4_096 / state - 1
     assert round(padding * 100, 2) == row["log"]["mamba_page_padding_percent"]
+
+
+@pytest.mark.parametrize("layers, hidden, expected", [
+    # Gemma 3's SigLIP: 27 × 1,152² / (24 × 1,024²) = 1.423828125; 1 - 0.1 × 0.423828125 = 0.9576171875; × 0.95
+    (27, 1_152, 0.909736328125),
+    # a ViT-B/16 (12 × 768²: 0.28125 of ViT-L): 1.071875, capped at 1.05; × 0.95
+    (12, 768, 0.9975),
+    # a tower ten times ViT-L (60 × 2,048²): 1 - 0.9 = 0.1, floored at 0.8; × 0.95
+    (60, 2_048, 0.76),
+])
+def test_sglang_lowers_its_default_share_for_a_vision_tower(layers, hidden, expected):
+    tower = VisionTower(layers=layers, hidden_size=hidden, intermediate_size=4 * hidden, patch_size=14)
+    assert vision_fraction_factor(tower) == pytest.approx(expected, abs=1e-12)
+    # on an H100 (81,559 MiB) at TP 1 the text share is 0.835; the tower's is that × the factor, not rounded again
+    share = sglang_mem_fraction_static(81_559 * MIB, 1, 1, vision=tower)
+    assert float(share) == pytest.approx(0.835 * expected, abs=1e-15)
+    # a draft keeps 2,048 MiB more out before the rounding: (81,559 - 15,488) / 81,559 = 0.8101
+    assert sglang_mem_fraction_static(81_559 * MIB, 1, 1, drafting=True) == Fraction(810, 1000)
+
+
+def test_the_vision_tower_sits_on_the_first_pipeline_stage_where_it_is_loaded():
+    shares = TensorShares(layers=100, embeddings=10, output_head=20, vision=50)
+    # 4 layers over 2 stages, 50 each: the first holds the embeddings and the tower, the last the head
+    assert fullest_stage_bytes(shares, 4, 2) == 50 + 10 + 50
+    assert fullest_stage_bytes(shares, 4, 2, vision=False) == 50 + 20
+    assert fullest_stage_bytes(shares, 4, 1) == 180 and fullest_stage_bytes(shares, 4, 1, vision=False) == 130

@@ -64,7 +64,7 @@ class CommandTemplate:
             lines.append(self.machines)
         lines.append(self.context)
         values = {"model": model_id, "tensor": tensor, "pipeline": pipeline, "machines": machines, "context": context}
-        lines = [line.format(**values) for line in lines] + [f"{name} {value}" for name, value in extra]
+        lines = [line.format(**values) for line in lines] + [f"{name} {value}" if value else name for name, value in extra]
         return " ".join([*env, lines[0]]) + "".join(f" \\\n  {line}" for line in lines[1:])
 
     def as_data(self) -> dict:
@@ -145,6 +145,9 @@ class Engine:
     recurrent_kinds: tuple[str, ...] = ()
     # the flags that draft tokens with the model's MTP layers, one token ahead
     speculative_flags: tuple[tuple[str, str], ...] = ()
+    # the flags that serve a model with a vision tower as text only, so that the engine neither loads
+    # the tower nor profiles its encoder; () when the engine has none (it then loads the tower)
+    text_only_flags: tuple[tuple[str, str], ...] = ()
 
     def runs(self, model: Model) -> bool:
         """Whether this engine's version runs every kind of layer the model has."""
@@ -160,6 +163,7 @@ class Engine:
             "fp8_kv_value": self.fp8_kv_value, "pads_mxfp4": self.pads_mxfp4,
             "accounting": self.browser_accounting or self.key, "rope_env": list(self.rope_env),
             "speculative_flags": [list(flag) for flag in self.speculative_flags],
+            "text_only_flags": [list(flag) for flag in self.text_only_flags],
         }
 
 

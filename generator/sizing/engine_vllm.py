@@ -238,5 +238,10 @@ VLLM = Engine(
     # vllm/config/speculative.py (0.33.0): "mtp" drafts with the target checkpoint's own MTP layers
     # (deepseek_mtp, glm4_moe_mtp, qwen3_next_mtp are deprecated names of it); one token ahead, as
     # the GLM-4.5 recipe recommends ("num_speculative_tokens 1 for optimal throughput")
+    # vllm/config/multimodal.py language_model_only: "disables all multimodal inputs by setting all
+    # modality limits to 0"; interfaces.py _mark_tower_model: tower components "are automatically
+    # skipped when --limit-mm-per-prompt is set to zero for all of their modalities" (not loaded), and
+    # gpu_model_runner.py profile_run profiles the encoder only where a modality is allowed
+    text_only_flags=(("--language-model-only", ""),),
     speculative_flags=(("--speculative-config", '\'{"method": "mtp", "num_speculative_tokens": 1}\''),),
 )

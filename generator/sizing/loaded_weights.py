@@ -62,9 +62,10 @@ def pipeline_layers(layers: int, pipeline: int) -> list[int]:
 class TensorShares(NamedTuple):
     """One GPU's share of the weights under tensor parallelism, before pipeline stages split them."""
 
-    layers: int  # every block's tensors (and the vision tower and final norm, a few MB)
+    layers: int  # every block's tensors (and the final norm, a few KB)
     embeddings: int  # on the first stage
     output_head: int  # on the last stage
+    vision: int  # the vision tower, on the first stage (vLLM runs encoders there), where loaded
 
 
 def tensor_shares(model: Model, stored: StoredFormats, tensor_parallel: int,
@@ -73,29 +74,31 @@ def tensor_shares(model: Model, stored: StoredFormats, tensor_parallel: int,
     hidden) multiples the engine pads MXFP4 experts to; `speculative`: the prediction layers draft
     tokens (MTP), so they are loaded too, split like the target's (vLLM's draft tensor-parallel size
     defaults to the target's, speculative.py _verify_and_get_draft_tp)."""
-    shares = {"layers": 0, "embeddings": 0, "output_head": 0}
+    shares = {"layers": 0, "embeddings": 0, "output_head": 0, "vision": 0}
     for tensor, fmt in stored_tensors(model, stored):
         if not loaded(tensor, speculative):
             continue
-        part = tensor.component if tensor.component in VOCAB_COMPONENTS else "layers"
+        part = tensor.component if tensor.component in (*VOCAB_COMPONENTS, "vision") else "layers"
         shares[part] += _shard_bytes(tensor, fmt, tensor_parallel, mxfp4_padding)
     return TensorShares(**shares)
 
 
-def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int) -> int:
-    """The weights on the fullest GPU once `pipeline` stages split the layers."""
+def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int, vision: bool = True) -> int:
+    """The weights on the fullest GPU once `pipeline` stages split the layers; `vision` False: the
+    engine does not load the vision tower (engine.py Engine.text_only_flags)."""
+    first = shares.embeddings + (shares.vision if vision else 0)
     if pipeline == 1:
-        return shares.layers + shares.embeddings + shares.output_head
+        return shares.layers + first + shares.output_head
     # NOTE: layers are assumed alike, so a stage holds its share of the layer bytes.
     return max(
-        cdiv(shares.layers * count, layers) + (shares.embeddings if index == 0 else 0)
+        cdiv(shares.layers * count, layers) + (first if index == 0 else 0)
         + (shares.output_head if index == pipeline - 1 else 0)
         for index, count in enumerate(pipeline_layers(layers, pipeline))
     )
 
 
-def loaded_bytes_per_gpu(model: Model, stored: StoredFormats, tensor_parallel: int,
-                         pipeline: int = 1, mxfp4_padding: tuple[int, int] | None = None, speculative: bool = False) -> int:
+def loaded_bytes_per_gpu(model: Model, stored: StoredFormats, tensor_parallel: int, pipeline: int = 1,
+                         mxfp4_padding: tuple[int, int] | None = None, speculative: bool = False, vision: bool = True) -> int:
     """The weights on the fullest GPU: its share of each tensor, in the checkpoint's formats."""
     shares = tensor_shares(model, stored, tensor_parallel, mxfp4_padding, speculative)
-    return fullest_stage_bytes(shares, model.architecture.layers, pipeline)
+    return fullest_stage_bytes(shares, model.architecture.layers, pipeline, vision)

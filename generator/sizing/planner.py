@@ -90,6 +90,8 @@ class Plan:
         """The flags beyond the split and the context that this plan's options need."""
         request, engine = self.request, self.engine_record
         flags = list(self.weights.flags) if self.weights else []  # on-the-fly FP8
+        if self.model.architecture.vision is not None:
+            flags += engine.text_only_flags  # the pages plan text: the tower stays on disk
         rope = rope_scaling_at(self.model, self.context)
         if rope is not None:
             flags += engine.rope_override(rope)  # the window past the config's length, as the card says
@@ -134,7 +136,8 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     # the plan does not start
     stored = served.stored if served else sized_formats(model, request.precision)
     padding = vllm_mxfp4_padding(gpu) if engine.pads_mxfp4 else None
-    weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding, drafting_layers(model, request) > 0)
+    weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding, drafting_layers(model, request) > 0,
+                                   vision=not engine.text_only_flags)
     # the longest context a plan may offer: the model's window (a model whose window is not published: the context asked)
     window = model.context_window
     account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)))

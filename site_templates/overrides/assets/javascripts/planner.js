@@ -50,14 +50,15 @@
   }
 
   // loaded_weights.py pipeline_layers and fullest_stage_bytes over the table's tensor shares.
-  function weightsPerGpu(model, precision, padding, split, drafting) {
+  // shares: [layers, embeddings, output head, vision tower]; `vision`: the engine loads the tower.
+  function weightsPerGpu(model, precision, padding, split, drafting, vision) {
     var table = model.precisions[precision][drafting ? "weights_drafting" : "weights"], shares = (table[padding] || table.none)[split.tensor].map(B);
-    var pipeline = split.pipeline, layers = model.layers, stages = [], best = 0n;
-    if (pipeline === 1) return shares[0] + shares[1] + shares[2];
+    var pipeline = split.pipeline, layers = model.layers, stages = [], best = 0n, first = shares[1] + (vision ? shares[3] : 0n);
+    if (pipeline === 1) return shares[0] + first + shares[2];
     for (var i = 0; i < pipeline; i++) stages.push(Math.floor(layers / pipeline));
     for (var index = 2; index < layers % pipeline + 2; index++) stages[pipeline - index] += 1;
     stages.forEach(function (count, stage) {
-      best = maxBig(best, ceilDiv(shares[0] * B(count), B(layers)) + (stage === 0 ? shares[1] : 0n) +
+      best = maxBig(best, ceilDiv(shares[0] * B(count), B(layers)) + (stage === 0 ? first : 0n) +
         (stage === pipeline - 1 ? shares[2] : 0n));
     });
     return best;
@@ -112,13 +113,20 @@
   }
 
   // ---- SGLang (engine_sglang.py) --------------------------------------------------------------
-  function sglangDefaultFraction(shared, memoryBytes, split, drafting) {  // sglang_mem_fraction_static over the reserve tiers
+  function sglangDefaultFraction(shared, memoryBytes, split, drafting, visionFactor) {  // sglang_mem_fraction_static over the reserve tiers
     var s = shared.sglang, memory = Number(memoryBytes) / 2 ** 20;
     var tier = s.reserve_tiers.find(function (t) { return t[0] === null || memory < t[0]; });
     var reserved = (split.tensor < 4 ? tier[1] : tier[2]) + split.tensor * split.pipeline / 8 * 1024;
     if (memory > s.large_gpu_mib) reserved = Math.max(reserved, s.large_gpu_reserve_mib);
     if (drafting) reserved += s.draft_reserve_mib;
-    return roundTo3((memory - reserved) / memory);
+    var share = roundTo3((memory - reserved) / memory);
+    return visionFactor == null ? share : exactFraction(fracFloat(share) * visionFactor);  // not rounded again
+  }
+  // Fraction(x) of a double: exact, by doubling until it is whole (each doubling is exact).
+  function exactFraction(x) {
+    var d = 1n;
+    while (!Number.isInteger(x)) { x *= 2; d *= 2n; }
+    return frac(B(x), d);
   }
   // Python's round(x, 3): the nearest thousandth of x's exact value, an exact tie (x a multiple of
   // 1/16, the only ties a double can hold at three decimals) to the even thousandth.
@@ -135,7 +143,8 @@
   // account(): model_runner.py profile_max_num_token.
   function sglangAccounting(p, shared, weights, context, window) {
     var s = shared.sglang, before = B(p.gpu.memory_bytes) - B(s.baseline);
-    var fraction = p.request.memoryFraction || sglangDefaultFraction(shared, p.gpu.memory_bytes, p.split, !!p.request.speculative);
+    var fraction = p.request.memoryFraction ||
+      sglangDefaultFraction(shared, p.gpu.memory_bytes, p.split, !!p.request.speculative, p.model.sglang_vision_factor);
     var states = sum(dtypeKinds(p).filter(function (k) { return k[3]; }).map(function (k) {  // state_pool_bytes
       return B(s.mamba_slots) * B(cdiv(k[0], p.split.pipeline)) * B(k[1]);
     }));
@@ -158,7 +167,8 @@
         return frac((p.totalMemory - perTensorParallel(shared.vllm.baseline, p.split.tensor)) * 100n / p.totalMemory, 100n);
       } },
     sglang: { account: sglangAccounting, sequenceKv: function (p, shared, tokens) { return sglangPool(p) * B(tokens); },
-      fitting: function (shared, p) { var f = p.memoryFraction; return frac(f[0] * 20n + f[1], f[1] * 20n); } },  // 5/100 more
+      fitting: function (shared, p) {  // 5/100 more, in thousandths
+        var f = p.memoryFraction; return frac(floorDiv((f[0] * 20n + f[1]) * 1000n, f[1] * 20n), 1000n); } },
   };
 
   // ---- the plan (planner.py) ----------------------------------------------------------------
@@ -167,7 +177,7 @@
       values.machines > 1 && t.machines ? [t.machines] : [], [t.context]);
     lines = lines.map(function (line) { return line.replace(/\{(\w+)\}/g, function (m, key) { return String(values[key]); }); });
     lines[0] = env.concat([lines[0]]).join(" ");
-    return lines.concat(flags.map(function (f) { return f.join(" "); })).join(" \\\n  ");
+    return lines.concat(flags.map(function (f) { return f[1] ? f.join(" ") : f[0]; })).join(" \\\n  ");
   }
 
   // plan(): one plan as asked. `request`: {engine, context, users, memoryFraction, kvDtype, precision,
@@ -180,6 +190,7 @@
     var runs = model.runs.indexOf(request.engine) >= 0;  // engine.py Engine.runs
     var weights = model.precisions[request.precision], served = runs && weights.engines.indexOf(request.engine) >= 0;
     var flags = served ? weights.flags.slice() : [];
+    if (model.vision) flags = flags.concat(record.text_only_flags);  // the pages plan text: the tower stays on disk
     if (scaled) flags = flags.concat(model.rope_override.flags[request.engine]);
     if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
     if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
@@ -188,7 +199,8 @@
       env: scaled ? record.rope_env : [], repo: served ? weights.repo : null,
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
-    p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split, !!request.speculative);
+    p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split, !!request.speculative,
+      record.text_only_flags.length === 0);
     var window = model.context_window;  // the longest context a plan may offer
     Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, window || Math.max(context, model.window)));
     if (window && context > window) Object.assign(p, { reason: REASONS[4], maxUsers: 0 });
