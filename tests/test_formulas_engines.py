@@ -130,3 +130,30 @@ def test_the_vision_tower_sits_on_the_first_pipeline_stage_where_it_is_loaded():
     assert fullest_stage_bytes(shares, 4, 2) == 50 + 10 + 50
     assert fullest_stage_bytes(shares, 4, 2, vision=False) == 50 + 20
     assert fullest_stage_bytes(shares, 4, 1) == 180 and fullest_stage_bytes(shares, 4, 1, vision=False) == 130
+
+
+def test_nemotron_3_nano_mamba_page_at_tp4_is_the_published_one():
+    """Nemotron 3 Nano 30B-A3B at TP 4 (vLLM PR 37467: "page_size_bytes=540672" for the Mamba spec,
+    "page_size_bytes=8192" for 16 attention tokens). One sequence's state on one GPU: the SSM matrix
+    64 / 4 heads × 64 × 128 in FP32 (mamba_ssm_cache_dtype float32) = 524,288 bytes, the convolution
+    (4,096 + 2 × 8 × 128) / 4 × 3 in 16 bits = 9,216 bytes: 533,504; an attention token of one layer
+    1 × 128 × 2 × 2 = 512 bytes, so blocks of 16 × ceil(533,504 / 8,192) = 1,056 tokens, and the
+    state padded to 1,056 × 512 = 540,672 bytes."""
+    from pathlib import Path
+
+    import yaml
+
+    from generator.catalog.loader import load_catalog
+    from generator.sizing.engine_vllm import block_layout
+    from generator.sizing.layer_kinds import kind_bytes
+
+    root = Path(__file__).resolve().parent.parent
+    row = next(r for r in yaml.safe_load((root / "tests" / "data" / "engine_logs.yaml").read_text())
+               if r["id"] == "nemotron-3-nano-30b-a3b-tp4-pr37467")
+    model = next(m for m in load_catalog(root / "content").models if m.slug == "nemotron-3-nano-30b-a3b")
+    kinds = kind_bytes(model.architecture, 4, 2)
+    state = next(kind.bytes for kind in kinds if kind.per_sequence)
+    attention = next(kind.bytes for kind in kinds if not kind.per_sequence)
+    assert (state, attention * 16) == (533_504, 8_192) == (533_504, row["log"]["attention_page_size_bytes_per_16_tokens"])
+    layout = block_layout(kinds, 1, 2048)
+    assert layout.block_size * attention == 540_672 == row["log"]["mamba_page_size_bytes"]

@@ -43,6 +43,8 @@ def _build(values: dict, parts: dict) -> Architecture:
         extra_layers=values.get("extra_layers", 0),
         extra_layers_embeddings=values.get("extra_layers_embeddings", False),
         extra_layers_in_gguf=values.get("extra_layers_in_gguf", False),
+        layer_pattern=values.get("layer_pattern"),
+        gated_mlp=values.get("gated_mlp", True),
         vision=VisionTower(**vision) if vision else None,
         formats=MappingProxyType({k: v for k, v in formats.items() if k != "default"}),
         default_format=formats.get("default", "bf16"),
@@ -89,6 +91,7 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
             indexer,
             "needs mla attention with q_lora_rank (the indexer's queries come from the query latent)",
         ),
+        *_pattern_problems(arch),
         (
             arch.extra_layers_in_gguf and not arch.extra_layers,
             "extra_layers_in_gguf",
@@ -96,6 +99,23 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
         ),
     ]
     return found + [(field, message) for bad, field, message in checks if bad]
+
+
+def _pattern_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
+    pattern = arch.layer_pattern
+    if pattern is None:
+        return []
+    mamba = arch.linear_attention.layers if arch.linear_attention else 0
+    return [
+        (len(pattern) != arch.layers, "layer_pattern", f"must have one letter per layer ({arch.layers}, got {len(pattern)})"),
+        (pattern.count("M") != mamba, "layer_pattern", f"has {pattern.count('M')} M layers but linear_attention.layers is {mamba}"),
+        ("M" in pattern and (arch.linear_attention is None or arch.linear_attention.kind != "mamba2"), "layer_pattern",
+         "M layers need a mamba2 linear_attention block"),
+        ("*" not in pattern, "layer_pattern", "needs at least one attention layer (*)"),
+        (("E" in pattern) != (arch.moe is not None), "layer_pattern", "has E layers exactly when there is a moe block"),
+        ("-" in pattern and arch.intermediate_size is None, "intermediate_size", "missing (the width of the - layers' MLP)"),
+        (arch.dense_layers is not None, "dense_layers", "does not go with layer_pattern (the letters say which layers are dense)"),
+    ]
 
 
 def read_architecture(file: YamlFile, raw: object, has_experts: bool, problems: Problems) -> Architecture | None:

@@ -77,6 +77,9 @@ ARCHITECTURE_FIELDS = {
     "extra_layers": Field(LAYER_COUNT_OR_ZERO),
     "extra_layers_embeddings": Field(_flag),
     "extra_layers_in_gguf": Field(_flag),
+    # NemotronH: one block per letter, each a mixer or a feed-forward alone (schema.layer_pattern)
+    "layer_pattern": Field(schema.layer_pattern),
+    "gated_mlp": Field(_flag),  # false: the MLP and the experts have up and down only (relu2)
     "vision": Field(schema.mapping),
     "formats": Field(schema.mapping),
 }
@@ -109,6 +112,7 @@ LINEAR_ATTENTION_FIELDS = {
     "key_head_dim": Field(_int, required=True),
     "value_head_dim": Field(_int, required=True),
     "conv_kernel": Field(_int, required=True),
+    "ssm_state_float32": Field(_flag),  # config mamba_ssm_cache_dtype float32: vLLM keeps the SSM state in FP32
 }
 MOE_FIELDS = {
     "expert_intermediate_size": Field(_int, required=True),

@@ -110,6 +110,7 @@ class LinearAttention:
     key_head_dim: int
     value_head_dim: int
     conv_kernel: int
+    ssm_state_float32: bool = False  # the state matrix in FP32 (config mamba_ssm_cache_dtype), the convolution's in 16 bits
 
     @property
     def key_dim(self) -> int:  # the width of all key heads
@@ -157,23 +158,38 @@ class Architecture:
     extra_layers: int = 0  # multi-token-prediction modules the checkpoint ships
     extra_layers_embeddings: bool = False  # they carry their own copy of embeddings and head
     extra_layers_in_gguf: bool = False  # llama.cpp's converter keeps them (GLM-4.5's Glm4MoeModel)
+    # NemotronH's hybrid_override_pattern: each layer one block, M a Mamba2 mixer, * attention, - an
+    # MLP, E a MoE (None: every layer a mixer then a feed-forward)
+    layer_pattern: str | None = None
+    gated_mlp: bool = True  # False: MLP and experts are up and down projections only (relu2)
     vision: VisionTower | None = None
     formats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # component -> format
     default_format: str = "bf16"
 
     @property
     def attention_layers(self) -> int:
-        """Softmax-attention layers: every layer but the linear-attention ones."""
+        """Softmax-attention layers: every layer but the linear-attention ones (a pattern's `*`)."""
+        if self.layer_pattern:
+            return self.layer_pattern.count("*")
         return self.layers - (self.linear_attention.layers if self.linear_attention else 0)
 
     @property
     def dense_mlp_layers(self) -> int:
-        """Layers with a dense MLP: all of them without MoE, else the leading dense ones."""
+        """Layers with a dense MLP: all of them without MoE, else the leading dense ones (a pattern's `-`)."""
+        if self.layer_pattern:
+            return self.layer_pattern.count("-")
         return self.layers if self.moe is None else (self.dense_layers or 0)
 
     @property
     def moe_layers(self) -> int:
+        if self.layer_pattern:
+            return self.layer_pattern.count("E")
         return self.layers - self.dense_mlp_layers
+
+    @property
+    def mlp_matrices(self) -> int:
+        """Matrices of one MLP or expert: gate, up and down, or up and down (relu2)."""
+        return 3 if self.gated_mlp else 2
 
 
 @dataclass(frozen=True)

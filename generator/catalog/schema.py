@@ -307,6 +307,14 @@ def console_url(value: Any) -> str:
 
 
 REPO_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*")
+LAYER_PATTERN = re.compile(r"[M*\-E]{1,1000}")
+
+
+def layer_pattern(value: Any) -> str:
+    """One letter per layer, as NemotronH's hybrid_override_pattern: M Mamba2, * attention, - MLP, E MoE."""
+    if not isinstance(value, str) or not LAYER_PATTERN.fullmatch(value):
+        raise ValueError(f"must be 1 to 1,000 letters among M, *, - and E, one per layer (got {shown(value)[:60]})")
+    return value
 
 
 def repo_id(value: Any) -> str:

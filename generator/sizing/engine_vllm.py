@@ -150,9 +150,10 @@ def activation_peak(model: Model, tensor: int, tokens: int, sequences: int) -> i
     arch = model.architecture
     widths = []
     if arch.dense_mlp_layers:
-        widths.append(3 * cdiv(arch.intermediate_size, tensor))
+        widths.append(arch.mlp_matrices * cdiv(arch.intermediate_size, tensor))
     if arch.moe is not None:
-        widths.append(model.experts_per_token * (3 * cdiv(arch.moe.expert_intermediate_size, tensor) + arch.hidden_size))
+        widths.append(model.experts_per_token * (arch.mlp_matrices * cdiv(arch.moe.expert_intermediate_size, tensor)
+                                                 + arch.hidden_size))
     forward = tokens * 2 * (max(widths, default=0) + 4 * arch.hidden_size)
     sampler = VLLM_SAMPLER_BYTES_PER_LOGIT * min(tokens, sequences) * arch.vocab_size
     return max(forward, sampler)

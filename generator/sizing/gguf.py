@@ -122,10 +122,13 @@ def _mamba2(model: Model, i: int) -> Iterator[GgufTensor]:
 
 
 def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
+    """One layer's MLP or MoE block; without a gate where the model has none (relu2: NemotronH)."""
     arch = model.architecture
-    hidden = arch.hidden_size
-    if arch.moe is None or i < (arch.dense_layers or 0):
-        yield _matrix("ffn_gate", i, hidden, arch.intermediate_size)
+    hidden, gated = arch.hidden_size, arch.gated_mlp
+    dense = (arch.layer_pattern[i] == "-") if arch.layer_pattern and i < arch.layers else i < (arch.dense_layers or 0)
+    if arch.moe is None or dense:
+        if gated:
+            yield _matrix("ffn_gate", i, hidden, arch.intermediate_size)
         yield _matrix("ffn_up", i, hidden, arch.intermediate_size)
         yield _matrix("ffn_down", i, arch.intermediate_size, hidden)
         return
@@ -133,12 +136,14 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
     yield _vector("ffn_gate_inp", i, hidden * experts)  # the router: F32 (convert_hf_to_gguf.py)
     width = moe.expert_intermediate_size
     source = "MXFP4" if arch.formats.get("routed_experts") == "mxfp4" else "BF16"
-    yield _matrix("ffn_gate_exps", i, hidden, width * experts, True, source)
+    if gated:
+        yield _matrix("ffn_gate_exps", i, hidden, width * experts, True, source)
     yield _matrix("ffn_up_exps", i, hidden, width * experts, True, source)
     yield _matrix("ffn_down_exps", i, width, hidden * experts, True, source)
     if moe.shared_experts:
         shared = (moe.shared_expert_intermediate_size or width) * moe.shared_experts
-        yield _matrix("ffn_gate_shexp", i, hidden, shared)
+        if gated:
+            yield _matrix("ffn_gate_shexp", i, hidden, shared)
         yield _matrix("ffn_up_shexp", i, hidden, shared)
         yield _matrix("ffn_down_shexp", i, shared, hidden)
     if moe.router_bias:
@@ -150,8 +155,8 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
 
 
 def gguf_sizable(model: Model) -> bool:
-    """Whether the file can be laid out here: softmax attention or Mamba2 (llama.cpp's granitehybrid)
-    in every layer, no sparse-attention indexer (DeepSeek-V3.2, GLM-5) and no latent MoE, which
+    """Whether the file can be laid out here: softmax attention or Mamba2 (llama.cpp's granitehybrid
+    and nemotron_h) in every layer, no sparse-attention indexer (DeepSeek-V3.2, GLM-5) and no latent MoE, which
     llama.cpp at that commit does not have."""
     arch = model.architecture
     return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind == "mamba2")
@@ -184,8 +189,11 @@ def gguf_tensors(model: Model) -> list[GgufTensor]:
     recurrent = recurrent_layer_indices(arch)
     for i in range(gguf_blocks(model)):
         result += [_vector("layer_norms", i, arch.norms_per_layer * hidden)]
-        result += _mamba2(model, i) if i in recurrent else _attention(model, i)
-        result += _feed_forward(model, i)
+        letter = arch.layer_pattern[i] if arch.layer_pattern and i < arch.layers else None
+        if letter is None or letter in "M*":  # a pattern's layer is its mixer or its feed-forward alone
+            result += _mamba2(model, i) if i in recurrent else _attention(model, i)
+        if letter is None or letter in "-E":
+            result += _feed_forward(model, i)
         if i >= arch.layers:
             result += _prediction_inputs(model, i)
     result.append(_vector("output_norm", None, hidden))

@@ -34,15 +34,9 @@ class KvCache:
         return sequences * self.sequence_bytes(tokens)
 
 
-# Recurrent states stay at the model's 16 bits whatever the KV cache's type: vLLM sizes them by
-# mamba_cache_dtype and mamba_ssm_cache_dtype ("auto": the model's dtype), not --kv-cache-dtype
-# (vllm/model_executor/layers/mamba/mamba_utils.py MambaStateDtypeCalculator), as the plans do
-# (layer_kinds.kind_bytes).
-STATE_BITS = 16
-
-
 def kv_cache(arch: Architecture, bits: int = 16) -> KvCache:
-    """One sequence on one GPU, every cached value at `bits` bits, the state at STATE_BITS (layer_kinds.py)."""
+    """One sequence on one GPU, every cached value at `bits` bits; recurrent states as the engines keep
+    them whatever the KV cache's type (layer_kinds.RecurrentStateLayers.state_bytes_on_gpu)."""
     kinds = layer_kinds(arch)
 
     def total(selected, at: int = bits) -> int:
@@ -53,7 +47,7 @@ def kv_cache(arch: Architecture, bits: int = 16) -> KvCache:
         bytes_per_token=total(k for k in kinds if k.window is None and not k.per_sequence),
         window_bytes_per_token=total(windows),
         window_tokens=windows[0].window if windows else 0,
-        state_bytes=total((k for k in kinds if k.per_sequence), STATE_BITS),
+        state_bytes=sum(kind.layers * kind.state_bytes_on_gpu(1) for kind in kinds if kind.per_sequence),
     )
 
 

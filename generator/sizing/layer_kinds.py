@@ -82,19 +82,32 @@ class RecurrentStateLayers:
     # Mamba2's B and C groups: vLLM copies them to every GPU when they do not split evenly
     # (vllm/model_executor/layers/mamba/mamba_mixer2.py: extra_groups_for_head_shards); 0: none
     groups: int = 0
+    matrix_bytes_per_value: int = 2  # 4 where the config asks for an FP32 SSM state (mamba_ssm_cache_dtype)
     window = None
     per_sequence = True
     llama_cpp_rows = ()
 
-    def values_on_gpu(self, tensor: int) -> int:
-        # value heads and convolution channels split over the GPUs
-        matrix = self.value_heads // tensor * self.key_head_dim * self.value_head_dim
+    def _matrix_values(self, tensor: int) -> int:
+        return self.value_heads // tensor * self.key_head_dim * self.value_head_dim  # value heads split
+
+    def _conv_values(self, tensor: int) -> int:
+        # convolution channels split over the GPUs
         if not self.groups or self.groups % tensor == 0:
-            return matrix + (self.conv_kernel - 1) * self.conv_width // tensor
+            return (self.conv_kernel - 1) * self.conv_width // tensor
         # groups copied up to one per GPU: x splits, each GPU keeps the B and C of its group
         group_channels = 2 * self.groups * self.key_head_dim
         per_gpu = (self.conv_width - group_channels) // tensor + 2 * self.key_head_dim * -(-self.groups // tensor)
-        return matrix + (self.conv_kernel - 1) * per_gpu
+        return (self.conv_kernel - 1) * per_gpu
+
+    def values_on_gpu(self, tensor: int) -> int:
+        return self._matrix_values(tensor) + self._conv_values(tensor)
+
+    def state_bytes_on_gpu(self, tensor: int) -> int:
+        """One sequence's state on one of `tensor` GPUs as vLLM and SGLang keep it: the convolution's
+        in the model's 16 bits, the matrix in 16 bits or FP32 (vllm/model_executor/layers/mamba/
+        mamba_utils.py: mamba_cache_dtype and mamba_ssm_cache_dtype, "auto" the model's dtype, and
+        models/config.py NemotronHForCausalLMConfig: the HF config's mamba_ssm_cache_dtype, else FP32)."""
+        return self._matrix_values(tensor) * self.matrix_bytes_per_value + self._conv_values(tensor) * STATE_BYTES_PER_VALUE
 
 
 LayerKind = AttentionLayers | LatentLayers | RecurrentStateLayers
@@ -121,7 +134,8 @@ def layer_kinds(arch: Architecture, drafting: int = 0) -> tuple[LayerKind, ...]:
     if linear:
         kinds.append(RecurrentStateLayers(linear.layers, linear.value_heads, linear.key_head_dim, linear.value_head_dim,
                                           2 * linear.key_dim + linear.value_dim, linear.conv_kernel,
-                                          linear.key_heads if linear.kind == "mamba2" else 0))
+                                          linear.key_heads if linear.kind == "mamba2" else 0,
+                                          4 if linear.ssm_state_float32 else STATE_BYTES_PER_VALUE))
     return tuple(kind for kind in kinds if kind.layers)
 
 
@@ -134,6 +148,8 @@ def recurrent_layer_indices(arch: Architecture) -> frozenset[int]:
     linear = arch.linear_attention
     if linear is None:
         return frozenset()
+    if arch.layer_pattern:  # NemotronH names each layer
+        return frozenset(layer for layer, letter in enumerate(arch.layer_pattern) if letter == "M")
     period = arch.layers // arch.attention_layers
     attention = {layer for layer in range(arch.layers) if layer % period == period // 2}
     attention = set(sorted(attention)[:arch.attention_layers])
@@ -158,7 +174,7 @@ def kind_bytes(arch: Architecture, tensor: int, bytes_per_value: int, drafting: 
     """Each kind on one of `tensor` GPUs, its cached values at `bytes_per_value` bytes (`drafting`:
     layer_kinds)."""
     return tuple(
-        KindBytes(kind.layers, kind.values_on_gpu(tensor) * (STATE_BYTES_PER_VALUE if kind.per_sequence else bytes_per_value),
+        KindBytes(kind.layers, kind.state_bytes_on_gpu(tensor) if kind.per_sequence else kind.values_on_gpu(tensor) * bytes_per_value,
                   kind.window, kind.per_sequence)
         for kind in layer_kinds(arch, drafting)
     )

@@ -188,13 +188,16 @@ def state_bytes(model: Model) -> int:
 
 def layer_caches(model: Model) -> str:
     """What each layer caches: "r" a recurrent state per sequence, "1" a sliding window, "0" every
-    token. Windowed layers are the first `sliding_window_layers` of every period, as llama.cpp's
+    token, "-" nothing (an MLP or MoE layer of a pattern: llama-model.cpp create_memory gives
+    NemotronH's KV to attention layers with n_ff 0 and states to Mamba layers with n_ff 0).
+    Windowed layers are the first `sliding_window_layers` of every period, as llama.cpp's
     set_swa_pattern lays them (the last layer of each period is global)."""
     arch = model.architecture
     a, recurrent = arch.attention, recurrent_layer_indices(arch)
     windowed, layers = a.sliding_window_layers or 0, arch.layers
     period = layers // (layers - windowed) if layers > windowed else 1
-    return "".join("r" if layer in recurrent else "1" if windowed and (windowed == layers or layer % period < period - 1)
+    return "".join("-" if arch.layer_pattern and arch.layer_pattern[layer] in "-E" else "r" if layer in recurrent
+                   else "1" if windowed and (windowed == layers or layer % period < period - 1)
                    else "0" for layer in range(layers))
 
 
@@ -258,7 +261,8 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     experts = arch.moe is not None
     full_kv = per_cell * cells
     window_kv = full_kv if window is None else per_cell * min(cells, window)
-    cache_bytes = {"0": full_kv, "1": window_kv, "r": state_bytes(model) * request.users}  # a state per --parallel slot
+    # a state per --parallel slot; nothing for a feed-forward layer
+    cache_bytes = {"0": full_kv, "1": window_kv, "r": state_bytes(model) * request.users, "-": 0}
 
     def fits(ngl: int, cpu_moe: int) -> bool:
         weights, kv, *_ = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
@@ -276,7 +280,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         ngl = largest(lambda layers: fits(layers, cpu_moe), all_layers)
     ngl = min(ngl, all_layers)
     weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
-    kv_per_token = per_cell * (len(caches) - caches.count("r"))  # one cell of every attention layer, windowed or not
+    kv_per_token = per_cell * (caches.count("0") + caches.count("1"))  # one cell of every attention layer, windowed or not
     # one token also reads its sequence's cache: on the GPUs for offloaded layers
     kv_read = sum(kv) // max(request.users, 1)
     speed = None

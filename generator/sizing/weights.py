@@ -53,9 +53,10 @@ def _moe_layer(model: Model, layers: int, component: str | None = None) -> list[
         Tensors(component or "router_and_norms", hidden, experts, layers),
         # gate, up and down projections of every routed expert; tensor parallelism splits each
         # expert's intermediate channels
-        Tensors(component or "routed_experts", width, moe.expert_intermediate_size, 3 * experts * layers,
+        Tensors(component or "routed_experts", width, moe.expert_intermediate_size, arch.mlp_matrices * experts * layers,
                 moe.expert_intermediate_size),
-        Tensors(component or "shared_experts", hidden, shared_width, 3 * moe.shared_experts * layers, shared_width),
+        Tensors(component or "shared_experts", hidden, shared_width, arch.mlp_matrices * moe.shared_experts * layers,
+                shared_width),
     ]
     if moe.router_bias:
         tensors.append(Tensors(component or "router_and_norms", experts, 1, layers))
@@ -83,7 +84,8 @@ def tensors(model: Model) -> list[Tensors]:
     if arch.linear_attention:
         result += _of_layers(linear_attention_tensors(arch), arch.linear_attention.layers, "attention")
     if arch.dense_mlp_layers:
-        result.append(Tensors("dense_mlp", hidden, arch.intermediate_size, 3 * arch.dense_mlp_layers, arch.intermediate_size))
+        result.append(Tensors("dense_mlp", hidden, arch.intermediate_size, arch.mlp_matrices * arch.dense_mlp_layers,
+                              arch.intermediate_size))
     if arch.moe is not None:
         result += _moe_layer(model, arch.moe_layers)
     result.append(Tensors("router_and_norms", hidden, 1, arch.norms_per_layer * arch.layers + 1))
@@ -110,7 +112,7 @@ def _extra_layers(model: Model) -> list[Tensors]:
     if arch.moe is not None:
         result += _moe_layer(model, count, "extra_layers")
     else:
-        result.append(Tensors("extra_layers", hidden, arch.intermediate_size, 3 * count))
+        result.append(Tensors("extra_layers", hidden, arch.intermediate_size, arch.mlp_matrices * count))
     if arch.extra_layers_embeddings:
         result.append(Tensors("embeddings", arch.vocab_size, hidden, count, arch.vocab_size))
         result.append(Tensors("output_head", hidden, arch.vocab_size, count, arch.vocab_size))

@@ -323,8 +323,8 @@
     var context = request.context || T.default_context, users = request.users || 1, perCell = T.cell_bytes[request.cacheType];
     var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell * cells, room = gpu.memory_bytes - L.fit_margin;
     var windowKv = T.window_cells === null ? fullKv : perCell * Math.min(cells, T.window_cells);
-    var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * users };  // a state per --parallel slot
-    var recurrentFree = T.layer_caches.replace(/r/g, "").length;  // the attention layers
+    var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * users, "-": 0 };  // a state per --parallel slot
+    var attentionLayers = T.layer_caches.replace(/[r-]/g, "").length, stateLayers = T.layer_caches.replace(/[^r]/g, "").length;
     function fullest(p) { return Math.max.apply(null, p.weights.map(function (w, i) { return w + p.kv[i]; })); }
     function fits(ngl, cpuMoe) { return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, cacheBytes)) + T.compute_buffer <= room; }
     function most(holds, high) { return Number(largest(function (n) { return holds(Number(n)); }, B(high))); }
@@ -351,8 +351,8 @@
       model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant, imatrix: false,  // the calculator plans stock llama-quantize files
       gguf_file_bytes: Q.file[2], gguf_tensor_bytes: Q.file[0], bits_per_weight: Math.round(Q.file[0] * 8 / Q.file[1] * 10000) / 10000, context: context,
       users: users, cache_type: request.cacheType, n_gpu_layers: ngl, n_cpu_moe: cpuMoe, total_memory_bytes_per_gpu: gpu.memory_bytes,
-      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell * recurrentFree,
-      state_bytes_per_user: T.state_bytes * (layers - recurrentFree),
+      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell * attentionLayers,
+      state_bytes_per_user: T.state_bytes * stateLayers,
       kv_bytes_per_gpu: p.kv[at], kv_bytes_in_ram: p.ramKv, compute_buffer_bytes: T.compute_buffer,
       starts: p.weights[at] + p.kv[at] + T.compute_buffer <= room, gpu_read_bytes_per_token: p.gpuRead + kvRead,
       ram_read_bytes_per_token: p.ramRead, decode_tokens_per_second: speed,
