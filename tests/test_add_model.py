@@ -5,6 +5,7 @@ they must reproduce are the shipped catalog's (`catalog`).
 """
 
 import json
+from dataclasses import replace
 import struct
 from pathlib import Path
 
@@ -96,6 +97,7 @@ FAMILIES = [
     (hf_configs.MINIMAX_M2, "MiniMaxAI/MiniMax-M2", "minimax-m2"),
     (hf_configs.COMMAND_R_PLUS, "CohereLabs/c4ai-command-r-plus-08-2024", "c4ai-command-r-plus-08-2024"),
     (hf_configs.COMMAND_R7B, "CohereLabs/c4ai-command-r7b-12-2024", "c4ai-command-r7b-12-2024"),
+    (hf_configs.NEMOTRON_3_NANO_30B, "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "nemotron-3-nano-30b-a3b"),
 ]
 # The safetensors index names that tell add-model a multi-token-prediction layer ships its own embeddings.
 MTP_WEIGHT_NAMES = {
@@ -212,3 +214,21 @@ def test_a_new_model_from_real_tensors_appears_on_the_site(tmp_path, content_cop
     for lang in ("pt", "en"):
         assert (out / lang / "models" / "tiny-llama-test.html").is_file()
         assert "tiny-llama-test.html" in (out / lang / "models.html").read_text()
+
+
+def test_add_model_writes_a_nemotron_h_pattern_as_the_catalog_has_it(tmp_path, catalog, content_copy, capsys):
+    """NemotronH: each letter of hybrid_override_pattern one block (23 Mamba2, 23 MoE, 6 attention),
+    relu2 MLPs without a gate, one norm per block, the FP32 SSM state its config asks for."""
+    (content_copy / "models" / "nemotron-3-nano-30b-a3b.yaml").unlink(missing_ok=True)
+    folder = checkpoint_folder(tmp_path, hf_configs.NEMOTRON_3_NANO_30B)
+    assert main(["add-model", str(folder), "--id", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+                 "--content", str(content_copy)]) == 0
+    written = content_copy / "models" / "nvidia-nemotron-3-nano-30b-a3b-bf16.yaml"
+    shipped = next(m for m in catalog.models if m.slug == "nemotron-3-nano-30b-a3b")
+    fill_todos(written, shipped.params)
+    model = next(m for m in load_catalog(content_copy).models if m.slug == "nvidia-nemotron-3-nano-30b-a3b-bf16")
+    arch = model.architecture
+    assert (arch.layer_pattern.count("M"), arch.layer_pattern.count("E"), arch.layer_pattern.count("*")) == (23, 23, 6)
+    assert (arch.gated_mlp, arch.norms_per_layer, arch.linear_attention.ssm_state_float32) == (False, 1, True)
+    assert replace(arch, formats=shipped.architecture.formats) == shipped.architecture
+    assert sum(params_by_component(model).values()) == 31_577_940_288

@@ -275,3 +275,24 @@ def test_a_model_file_linked_from_outside_the_content_folder_is_refused(content_
         load_catalog(content_copy)
     assert raised.value.problems == [f"{content_copy}/models/kimi-k3.yaml:1: (file): a link to outside the content folder "
                                      f"({outside}); copy the file in instead"]
+
+
+NEMOTRON = ROOT / "content" / "models" / "nemotron-3-nano-30b-a3b.yaml"
+PATTERN = "layer_pattern: MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    (PATTERN, PATTERN + "E", "architecture.layer_pattern: must have one letter per layer (52, got 53)"),
+    (PATTERN, PATTERN.replace("MEMEM*", "EEMEM*", 1), "architecture.layer_pattern: has 22 M layers but linear_attention.layers is 23"),
+    (PATTERN, PATTERN.replace("*", "-"), "architecture.layer_pattern: needs at least one attention layer (*)"),
+    (PATTERN, "layer_pattern: MEMEM*XY", "architecture.layer_pattern: must be 1 to 1,000 letters among M, *, - and E, one per layer (got 'MEMEM*XY')"),
+    (PATTERN, PATTERN.replace("E", "-"), "architecture.intermediate_size: missing (the width of the - layers' MLP)"),
+])
+def test_a_layer_pattern_must_match_the_architecture(content_copy, monkeypatch, old, new, expected):
+    text = NEMOTRON.read_text()
+    assert old in text
+    (content_copy / "models" / NEMOTRON.name).write_text(text.replace(old, new))
+    monkeypatch.chdir(content_copy.parent)
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(Path("content"))
+    assert any(problem.endswith(expected) for problem in raised.value.problems), raised.value.problems

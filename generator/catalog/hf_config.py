@@ -26,6 +26,7 @@ SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
     "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
+    "nemotron_h",
 }
 
 
@@ -38,6 +39,8 @@ POSITIVE_KEYS = (
     "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
     "linear_conv_kernel_dim", "patch_size", "intermediate_size_mlp", "interleave_moe_layer_step",
     "no_rope_layer_interval", "attention_chunk_size", "moe_num_experts", "moe_k",
+    "mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel",
+    "moe_shared_expert_intermediate_size",
 )
 # 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
 COUNT_KEYS = (
@@ -46,7 +49,8 @@ COUNT_KEYS = (
     "moe_layer_start_index",
 )
 FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm", "use_routing_bias")
-TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type")
+TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type",
+             "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
 LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers")
 
@@ -199,6 +203,27 @@ def _extra_layers(model_type: str, text: dict, names: tuple[str, ...], layers: i
     return result
 
 
+def _nemotron_h(text: dict) -> dict:
+    """NemotronH (modeling_nemotron_h.py; vLLM's nemotron_h.py): hybrid_override_pattern names each
+    layer's one block (M Mamba2, * attention, - MLP, E MoE) and its one norm; the MLPs and experts
+    are up and down projections with relu2; the Mamba2 mixer of mamba_num_heads × mamba_head_dim
+    with n_groups groups of ssm_state_size."""
+    pattern = text["hybrid_override_pattern"]
+    arch: dict[str, Any] = {"layer_pattern": pattern, "norms_per_layer": 1,
+                            "gated_mlp": text.get("mlp_hidden_act", "relu2") != "relu2"}
+    if "-" in pattern:
+        arch["intermediate_size"] = text["intermediate_size"]
+    if "M" in pattern:
+        arch["linear_attention"] = {
+            "kind": "mamba2", "layers": pattern.count("M"), "key_heads": text["n_groups"],
+            "value_heads": text["mamba_num_heads"], "key_head_dim": text["ssm_state_size"],
+            "value_head_dim": text["mamba_head_dim"], "conv_kernel": text["conv_kernel"],
+        }
+        if text.get("mamba_ssm_cache_dtype") == "float32":
+            arch["linear_attention"]["ssm_state_float32"] = True
+    return arch
+
+
 def _vision(config: dict) -> dict | None:
     vision = config.get("vision_config")
     if not isinstance(vision, dict) or not vision.get("num_hidden_layers"):
@@ -245,6 +270,8 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
             "value_head_dim": text["linear_value_head_dim"],
             "conv_kernel": text["linear_conv_kernel_dim"],
         }
+    if model_type == "nemotron_h":
+        arch.update(_nemotron_h(text))
     if moe is not None:
         arch["moe"] = moe
     arch.update(_extra_layers(model_type, text, checkpoint.tensor_names, layers))

@@ -38,6 +38,13 @@ def common_keys(model_type: str, text: dict) -> dict:
         common["router_bias"] = bool(text.get("use_routing_bias"))
     elif model_type == "cohere" and text.get("use_qk_norm"):
         common.update(layer_qk_norm=True, use_qk_norm=False)  # LayerNorms over (heads, head_dim): modeling_cohere.py
+    elif model_type == "nemotron_h":
+        # NemotronHConfig: the shared expert's width under its own name, the router's
+        # e_score_correction_bias, and no MoE without E layers (n_routed_experts stays in dense configs)
+        common["shared_expert_intermediate_size"] = text.get("moe_shared_expert_intermediate_size")
+        common["router_bias"] = True
+        if "E" not in str(text.get("hybrid_override_pattern", "")):
+            common["n_routed_experts"] = None
     elif model_type == "glm4_moe":
         common["router_bias"] = True  # Glm4MoeTopkRouter keeps e_score_correction_bias (modeling_glm4_moe.py)
     return common
