@@ -3,14 +3,18 @@
 from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+import yaml
 
-from generator.sizing.engine import engine_memory_bytes, kv_dtype_bytes, per_tensor_parallel
+from generator.catalog.loader import load_catalog
 from generator.catalog.records import VisionTower
+from generator.sizing.engine import engine_memory_bytes, kv_dtype_bytes, per_tensor_parallel
 from generator.sizing.engine_sglang import sglang_mem_fraction_static, vision_fraction_factor
+from generator.sizing.engine_vllm import BatchDefaults, block_layout, vllm_batch_defaults, vllm_mxfp4_padding
+from generator.sizing.layer_kinds import kind_bytes
 from generator.sizing.loaded_weights import TensorShares, fullest_stage_bytes
-from generator.sizing.engine_vllm import BatchDefaults, vllm_batch_defaults, vllm_mxfp4_padding
 from tests.formula_records import gpu
 
 GIB, MIB = 2**30, 2**20
@@ -81,24 +85,20 @@ def test_small_rules():
     assert (engine_memory_bytes(reported), engine_memory_bytes(gpu("g", 80 * 10**9))) == (85_045_477_376, 80 * 10**9)
 
 
+def logged_kinds(row_id: str, slug: str, tensor: int):
+    """A row of tests/data/engine_logs.yaml, and the shipped model's layer kinds on one of `tensor` GPUs."""
+    root = Path(__file__).resolve().parent.parent
+    row = next(r for r in yaml.safe_load((root / "tests" / "data" / "engine_logs.yaml").read_text()) if r["id"] == row_id)
+    model = next(m for m in load_catalog(root / "content").models if m.slug == slug)
+    return row, kind_bytes(model.architecture, tensor, 2)
+
+
 def test_vllm_sizes_a_hybrid_block_to_hold_one_mamba_state_as_its_log_says():
     """Granite-4.0-H-Small at TP 1 (tests/data/engine_logs.yaml, ROCm issue 5590): one sequence's
     Mamba2 state is (128 heads × 64 × 128 + 3 × (8,192 + 2 × 128)) × 2 bytes = 2,147,840 bytes; an
     attention token of one layer 2 × 8 × 128 × 2 = 4,096 bytes, so blocks of 16 × ceil(2,147,840 /
     65,536) = 528 tokens, and the state is padded to 528 × 4,096 = 2,162,688 bytes, 0.69 % more."""
-    from pathlib import Path
-
-    import yaml
-
-    from generator.catalog.loader import load_catalog
-    from generator.sizing.engine_vllm import block_layout
-    from generator.sizing.layer_kinds import kind_bytes
-
-    root = Path(__file__).resolve().parent.parent
-    row = next(r for r in yaml.safe_load((root / "tests" / "data" / "engine_logs.yaml").read_text())
-               if r["id"] == "granite-4.0-h-small-strix-halo-tp1-rocm-issue5590")
-    model = next(m for m in load_catalog(root / "content").models if m.slug == "granite-4-0-h-small")
-    kinds = kind_bytes(model.architecture, 1, 2)
+    row, kinds = logged_kinds("granite-4.0-h-small-strix-halo-tp1-rocm-issue5590", "granite-4-0-h-small", 1)
     state = next(kind.bytes for kind in kinds if kind.per_sequence)
     layout = block_layout(kinds, 1, 2048)
     assert (state, layout.block_size) == (2_147_840, 528) == (2_147_840, row["log"]["attention_block_size"])
@@ -139,19 +139,7 @@ def test_nemotron_3_nano_mamba_page_at_tp4_is_the_published_one():
     (4,096 + 2 × 8 × 128) / 4 × 3 in 16 bits = 9,216 bytes: 533,504; an attention token of one layer
     1 × 128 × 2 × 2 = 512 bytes, so blocks of 16 × ceil(533,504 / 8,192) = 1,056 tokens, and the
     state padded to 1,056 × 512 = 540,672 bytes."""
-    from pathlib import Path
-
-    import yaml
-
-    from generator.catalog.loader import load_catalog
-    from generator.sizing.engine_vllm import block_layout
-    from generator.sizing.layer_kinds import kind_bytes
-
-    root = Path(__file__).resolve().parent.parent
-    row = next(r for r in yaml.safe_load((root / "tests" / "data" / "engine_logs.yaml").read_text())
-               if r["id"] == "nemotron-3-nano-30b-a3b-tp4-pr37467")
-    model = next(m for m in load_catalog(root / "content").models if m.slug == "nemotron-3-nano-30b-a3b")
-    kinds = kind_bytes(model.architecture, 4, 2)
+    row, kinds = logged_kinds("nemotron-3-nano-30b-a3b-tp4-pr37467", "nemotron-3-nano-30b-a3b", 4)
     state = next(kind.bytes for kind in kinds if kind.per_sequence)
     attention = next(kind.bytes for kind in kinds if not kind.per_sequence)
     assert (state, attention * 16) == (533_504, 8_192) == (533_504, row["log"]["attention_page_size_bytes_per_16_tokens"])
