@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from fractions import Fraction
 from typing import Mapping
 
 from generator.sizing.checkpoints import ServedWeights, listed_weights, published_weights
 from generator.sizing.formats import FORMATS, Format, FormatSize, bytes_by_component, format_table, published_formats
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
-from generator.sizing.engine_sglang import SGLANG, vision_fraction_factor
+from generator.sizing.engine_sglang import SGLANG
 from generator.sizing.engine_vllm import VLLM
 from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
 from generator.sizing.setups import Setup, cheapest, gpus_for_weights, smallest_setup
@@ -139,8 +138,6 @@ class DetailedSizing:
     engine_name: str = VLLM.name  # of the setups' plans
     format_specs: Mapping[str, Format] = field(default_factory=lambda: FORMATS)  # what the formats table's rows are made of
     checkpoints: tuple[CheckpointRow, ...] = ()
-    # a model with a vision tower: SGLang's default static share as a part of a text model's
-    sglang_vision_share: Fraction | None = None
 
     @property
     def headline_short_of_context(self) -> bool:
@@ -273,6 +270,5 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         gpu_rows=rows,
         speed=_speed(model, serving.setup, kv16, context) if serving else None,
         checkpoints=checkpoint_rows(model),
-        sglang_vision_share=Fraction(vision_fraction_factor(model.architecture.vision)) if model.architecture.vision else None,
     )
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from math import floor
 from typing import Sequence
 
-from generator.catalog.records import Gpu, Model, RopeScaling, VisionTower
+from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import (
     CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MIB, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting, CommandTemplate,
     Engine, PlanRequest, cdiv, drafting_layers, engine_memory_bytes, kv_dtype_bytes, plain_number,
@@ -43,22 +43,13 @@ def reserve_tiers() -> list[list]:
             for below, chunk, small, large in SGLANG_MEMORY_TIERS]
 
 
-def vision_fraction_factor(vision: VisionTower) -> float:
-    """server_args.py adjust_mem_fraction_for_vlm, for a multimodal model at the default fraction:
-    0.95 × a factor that falls by 0.1 for each ViT-L/14 (24 layers × 1024²) more of layers × width²
-    in the tower, kept within 0.8 and 1.05 ("roughly reduce the mem_fraction_static base on params
-    of Vit"). The same float operations as SGLang's."""
-    complexity_ratio = vision.layers * vision.hidden_size**2 / (24 * 1024**2)
-    dynamic = max(0.8, min(1.05, 1.0 - 0.1 * (complexity_ratio - 1.0)))
-    return 0.95 * dynamic
-
-
-def sglang_mem_fraction_static(memory_bytes: int, tensor: int, pipeline: int, drafting: bool = False,
-                               vision: VisionTower | None = None) -> Fraction:
+def sglang_mem_fraction_static(memory_bytes: int, tensor: int, pipeline: int, drafting: bool = False) -> Fraction:
     """SGLang's default --mem-fraction-static: GPU memory in MiB less the tier's reserve and
     tp × pp / 8 GiB for communication, at least 10 GiB on GPUs over 60 GiB, and 2 GiB more when a
-    draft speculates, rounded to 3 decimals; then, for a model with a vision tower, that share ×
-    vision_fraction_factor (not rounded again)."""
+    draft speculates, rounded to 3 decimals. (adjust_mem_fraction_for_vlm lowers it further for a
+    multimodal model, but 0.5.3rc2 turns multimodal off by default for Gemma 3 and Llama 4,
+    configs/model_config.py mm_disabled_models, and lists no other class of the catalog's models
+    with a vision tower in multimodal_model_archs.)"""
     memory = memory_bytes / MIB
     below, small, large = next(tier for tier in reserve_tiers() if tier[0] is None or memory < tier[0])
     reserved = (small if tensor < 4 else large) + tensor * pipeline / 8 * 1024
@@ -66,10 +57,7 @@ def sglang_mem_fraction_static(memory_bytes: int, tensor: int, pipeline: int, dr
         reserved = max(reserved, SGLANG_LARGE_GPU_RESERVE_MIB)
     if drafting:
         reserved += SGLANG_DRAFT_RESERVE_MIB
-    share = round((memory - reserved) / memory, 3)
-    if vision is not None:
-        return Fraction(share * vision_fraction_factor(vision))
-    return Fraction(share).limit_denominator(1000)
+    return Fraction(round((memory - reserved) / memory, 3)).limit_denominator(1000)
 
 
 def pool_bytes_per_token(kinds: Sequence[KindBytes], pipeline: int) -> int:
@@ -90,8 +78,8 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
     weights, less the (1 - fraction) share of what was free before them, in tokens of every layer."""
     total = engine_memory_bytes(gpu)
     before = total - SGLANG_BASELINE
-    fraction = request.memory_fraction or sglang_mem_fraction_static(
-        total, split.tensor, split.pipeline, drafting_layers(model, request) > 0, model.architecture.vision)
+    fraction = request.memory_fraction or sglang_mem_fraction_static(total, split.tensor, split.pipeline,
+                                                                     drafting_layers(model, request) > 0)
     kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
     states = state_pool_bytes(kinds, split.pipeline)
     non_kv = {"cuda_context": SGLANG_BASELINE, "outside_fraction": round(before * (1 - fraction)), "states": states}
@@ -117,9 +105,8 @@ def sequence_kv_bytes(model: Model, gpu: Gpu, split: ParallelSplit, request: Pla
 
 
 def fitting_fraction(total: int, tensor: int, asked: Fraction) -> Fraction:
-    """Five hundredths more than asked, in thousandths (the default share of a model with a vision
-    tower has more digits), at most 0.95."""
-    return min(MAX_MEMORY_FRACTION, Fraction(floor((asked + Fraction(5, 100)) * 1000), 1000))
+    """Five hundredths more than asked, at most 0.95."""
+    return min(MAX_MEMORY_FRACTION, asked + Fraction(5, 100))
 
 
 def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:

@@ -18,7 +18,6 @@ from generator.catalog.records import Gpu, Model, Source
 from generator.sizing.engine import KV_DTYPES, MAX_MEMORY_FRACTION, engine_memory_bytes, kv_dtype_bytes
 from generator.sizing.engine_sglang import (
     SGLANG_BASELINE, SGLANG_DRAFT_RESERVE_MIB, SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, reserve_tiers,
-    vision_fraction_factor,
 )
 from generator.sizing.engine_vllm import (
     VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
@@ -112,8 +111,6 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
         "kinds_drafting": kinds_drafting if arch.extra_layers else None,  # with the MTP layers' cache
         "vision": arch.vision is not None,  # a vision tower, which engines with text-only flags leave on disk
-        # SGLang's default share of a multimodal model is multiplied by this (engine_sglang.py)
-        "sglang_vision_factor": vision_fraction_factor(arch.vision) if arch.vision else None,
         "kv_read": reads,  # per KV type: [per token, per window token, window, state] (kv_cache.py)
         # vLLM's profile-run peak per tensor-parallel size and batch tier (VLLM_BATCH_TIERS)
         "activation_peak": {str(tp): [activation_peak(model, tp, tokens, sequences) for _, tokens, sequences in VLLM_BATCH_TIERS]

@@ -113,20 +113,13 @@
   }
 
   // ---- SGLang (engine_sglang.py) --------------------------------------------------------------
-  function sglangDefaultFraction(shared, memoryBytes, split, drafting, visionFactor) {  // sglang_mem_fraction_static over the reserve tiers
+  function sglangDefaultFraction(shared, memoryBytes, split, drafting) {  // sglang_mem_fraction_static over the reserve tiers
     var s = shared.sglang, memory = Number(memoryBytes) / 2 ** 20;
     var tier = s.reserve_tiers.find(function (t) { return t[0] === null || memory < t[0]; });
     var reserved = (split.tensor < 4 ? tier[1] : tier[2]) + split.tensor * split.pipeline / 8 * 1024;
     if (memory > s.large_gpu_mib) reserved = Math.max(reserved, s.large_gpu_reserve_mib);
     if (drafting) reserved += s.draft_reserve_mib;
-    var share = roundTo3((memory - reserved) / memory);
-    return visionFactor == null ? share : exactFraction(fracFloat(share) * visionFactor);  // not rounded again
-  }
-  // Fraction(x) of a double: exact, by doubling until it is whole (each doubling is exact).
-  function exactFraction(x) {
-    var d = 1n;
-    while (!Number.isInteger(x)) { x *= 2; d *= 2n; }
-    return frac(B(x), d);
+    return roundTo3((memory - reserved) / memory);
   }
   // Python's round(x, 3): the nearest thousandth of x's exact value, an exact tie (x a multiple of
   // 1/16, the only ties a double can hold at three decimals) to the even thousandth.
@@ -143,8 +136,7 @@
   // account(): model_runner.py profile_max_num_token.
   function sglangAccounting(p, shared, weights, context, window) {
     var s = shared.sglang, before = B(p.gpu.memory_bytes) - B(s.baseline);
-    var fraction = p.request.memoryFraction ||
-      sglangDefaultFraction(shared, p.gpu.memory_bytes, p.split, !!p.request.speculative, p.model.sglang_vision_factor);
+    var fraction = p.request.memoryFraction || sglangDefaultFraction(shared, p.gpu.memory_bytes, p.split, !!p.request.speculative);
     var states = sum(dtypeKinds(p).filter(function (k) { return k[3]; }).map(function (k) {  // state_pool_bytes
       return B(s.mamba_slots) * B(cdiv(k[0], p.split.pipeline)) * B(k[1]);
     }));
@@ -167,8 +159,7 @@
         return frac((p.totalMemory - perTensorParallel(shared.vllm.baseline, p.split.tensor)) * 100n / p.totalMemory, 100n);
       } },
     sglang: { account: sglangAccounting, sequenceKv: function (p, shared, tokens) { return sglangPool(p) * B(tokens); },
-      fitting: function (shared, p) {  // 5/100 more, in thousandths
-        var f = p.memoryFraction; return frac(floorDiv((f[0] * 20n + f[1]) * 1000n, f[1] * 20n), 1000n); } },
+      fitting: function (shared, p) { var f = p.memoryFraction; return frac(f[0] * 20n + f[1], f[1] * 20n); } },  // 5/100 more
   };
 
   // ---- the plan (planner.py) ----------------------------------------------------------------
