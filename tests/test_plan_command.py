@@ -275,3 +275,19 @@ def test_vllm_serves_a_model_with_a_vision_tower_as_text_and_sglang_loads_the_to
     tower = sglang["weights_bytes_per_gpu"] - vllm["weights_bytes_per_gpu"]
     assert 0.8e9 < tower < 0.9e9
     assert sglang["memory_fraction"] == 0.834
+
+
+def test_sglang_builds_the_draft_after_the_target_pool_and_gives_both_pools_headroom(capsys):
+    """SGLang 0.5.3rc2 (model_runner.py init_memory_pool, scheduler.py: the EAGLE worker after the
+    target's): GLM-4.5-Air on 4 × H100 at 32,768 tokens profiles the target's 46 layers only,
+    300,048 tokens of 47,104 bytes in its static share; max_num_reqs = min(max(int(300,048 / 32,768 ×
+    512), 2,048), 4,096) = 4,096, so both pools hold 4,096 × (1 × 1 + 2) + 100 = 12,388 tokens more:
+    312,436. Outside the static share: the draft's pool of 312,436 × 1,024 bytes and the target's
+    12,388 extra tokens × 47,104 (903,458,816 bytes together), and the draft's weights."""
+    answer = plan_json(capsys, "glm-4-5-air", "--gpu", "h100-sxm", "--count", "4", "--engine", "sglang",
+                       "--context", "32768", "--speculative", "mtp")
+    profiled = answer["available_kv_bytes_per_gpu"] // 47_104
+    assert profiled == 300_048 and answer["kv_tokens"] == 300_048 + 12_388 == 312_436
+    assert answer["non_kv_bytes_per_gpu"]["draft_cache"] == 312_436 * 1_024 + 12_388 * 47_104 == 903_458_816
+    parts = answer["weights_bytes_per_gpu"] + answer["available_kv_bytes_per_gpu"] + sum(answer["non_kv_bytes_per_gpu"].values())
+    assert parts == answer["total_memory_bytes_per_gpu"]  # every byte once: the draft inside what the static share leaves

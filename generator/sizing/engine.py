@@ -126,7 +126,7 @@ class Engine:
     kv_cache_dtype_flag: str | None = None
     fp8_kv_value: str | None = None
     batch_flags: tuple[tuple[str, str], ...] = ()  # (PlanRequest field, flag)
-    # (model, gpu, split, request, weights, context, longest context) -> Accounting
+    # (model, gpu, split, request, weights, context, longest context, draft weights) -> Accounting
     accounting: Callable | None = None
     # (model, gpu, split, request, tokens) -> the KV bytes one sequence of that many tokens takes
     sequence_kv_bytes: Callable | None = None

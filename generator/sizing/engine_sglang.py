@@ -34,6 +34,14 @@ SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB = 60 * 1024, 10 * 1024
 # With an EAGLE draft (MTP is one) 2 GiB more stay out: "reserved_mem += 2 * 1024" under "# eagle
 # draft models and cuda graphs", after the 10 GiB minimum (_handle_gpu_memory_settings).
 SGLANG_DRAFT_RESERVE_MIB = 2 * 1024
+# The draft's flags here: one step, one candidate, two draft tokens (docs/basic_usage/deepseek_v3.md:
+# "The minimum configuration"). model_runner.py init_memory_pool then gives both token pools a
+# headroom of max_num_reqs × (steps × topk + draft tokens) + 100 tokens beyond the profiled ones
+# ("both verify and draft tokens can be concurrently allocated"), max_num_reqs being
+# min(max(int(tokens / context × 512), 2048), 4096).
+SGLANG_DRAFT_STEPS, SGLANG_DRAFT_TOPK, SGLANG_DRAFT_TOKENS = 1, 1, 2
+SGLANG_DRAFT_HEADROOM_PER_REQUEST = SGLANG_DRAFT_STEPS * SGLANG_DRAFT_TOPK + SGLANG_DRAFT_TOKENS
+SGLANG_DRAFT_HEADROOM_EXTRA = 100
 
 
 def reserve_tiers() -> list[list]:
@@ -72,25 +80,43 @@ def state_pool_bytes(kinds: Sequence[KindBytes], pipeline: int) -> int:
     return sum(SGLANG_MAMBA_SLOTS * cdiv(kind.layers, pipeline) * kind.bytes for kind in kinds if kind.per_sequence)
 
 
+def draft_headroom_tokens(profiled: int, context: int) -> int:
+    """The tokens both pools hold beyond the profiled ones when an EAGLE draft runs."""
+    requests = min(max(int(profiled / context * 512), 2048), 4096)
+    return requests * SGLANG_DRAFT_HEADROOM_PER_REQUEST + SGLANG_DRAFT_HEADROOM_EXTRA
+
+
 def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, weights: int, context: int,
-            window: int) -> Accounting:
+            window: int, draft_weights: int = 0) -> Accounting:
     """sglang/srt/model_executor/model_runner.py profile_max_num_token: what is free after the
-    weights, less the (1 - fraction) share of what was free before them, in tokens of every layer."""
+    weights, less the (1 - fraction) share of what was free before them, in tokens of every layer.
+    An MTP draft (`draft_weights` of the `weights`) is built after the target's pool (scheduler.py:
+    the TpWorker, then the EAGLEWorker): the target's tokens are profiled without it, both pools get
+    the headroom, and the draft's weights, its pool and the target pool's headroom come out of the
+    memory outside the static share (non_kv_bytes "draft_cache": the two pools' share there)."""
     total = engine_memory_bytes(gpu)
     before = total - SGLANG_BASELINE
-    fraction = request.memory_fraction or sglang_mem_fraction_static(total, split.tensor, split.pipeline,
-                                                                     drafting_layers(model, request) > 0)
-    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
+    drafting = drafting_layers(model, request)
+    fraction = request.memory_fraction or sglang_mem_fraction_static(total, split.tensor, split.pipeline, drafting > 0)
+    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype))
     states = state_pool_bytes(kinds, split.pipeline)
     non_kv = {"cuda_context": SGLANG_BASELINE, "outside_fraction": round(before * (1 - fraction)), "states": states}
-    available = floor(before * fraction) - weights - states
+    available = floor(before * fraction) - (weights - draft_weights) - states
     per_token = pool_bytes_per_token(kinds, split.pipeline)
-    kv_tokens = max(available, 0) // per_token
+    profiled = max(available, 0) // per_token
+    kv_tokens = profiled
+    if drafting and profiled > 0:
+        kv_tokens += draft_headroom_tokens(profiled, context)
+        with_draft = pool_bytes_per_token(kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype),
+                                                     drafting), split.pipeline)
+        non_kv["draft_cache"] = kv_tokens * with_draft - profiled * per_token
+        non_kv["outside_fraction"] -= draft_weights + non_kv["draft_cache"]
+        per_token = with_draft
     concurrency = kv_tokens / context
     reason = None
-    if weights > before:
+    if weights > before or non_kv["outside_fraction"] < 0:  # the draft does not fit beside the static share
         reason = WEIGHTS_DO_NOT_FIT
-    elif kv_tokens <= 0:
+    elif profiled <= 0:
         reason = NO_KV_MEMORY
     elif kv_tokens < context:
         reason = CONTEXT_DOES_NOT_FIT  # SGLang starts, but refuses any request this long
@@ -139,6 +165,7 @@ SGLANG = Engine(
     # docs/basic_usage/deepseek_v3.md: MTP is `--speculative-algorithm EAGLE` (NEXTN is its alias);
     # "The minimum configuration is --speculative-num-steps 1 --speculative-eagle-topk 1
     # --speculative-num-draft-tokens 2"; the draft path defaults to the model's own checkpoint
-    speculative_flags=(("--speculative-algorithm", "EAGLE"), ("--speculative-num-steps", "1"),
-                       ("--speculative-eagle-topk", "1"), ("--speculative-num-draft-tokens", "2")),
+    speculative_flags=(("--speculative-algorithm", "EAGLE"), ("--speculative-num-steps", str(SGLANG_DRAFT_STEPS)),
+                       ("--speculative-eagle-topk", str(SGLANG_DRAFT_TOPK)),
+                       ("--speculative-num-draft-tokens", str(SGLANG_DRAFT_TOKENS))),
 )

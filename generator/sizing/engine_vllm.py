@@ -167,8 +167,10 @@ def batch_of(gpu: Gpu, request: PlanRequest) -> tuple[int, int]:
 
 
 def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, weights: int, context: int,
-            window: int) -> Accounting:
-    """vllm/v1/worker/gpu_worker.py determine_available_memory, then kv_cache_utils.py's blocks."""
+            window: int, draft_weights: int = 0) -> Accounting:
+    """vllm/v1/worker/gpu_worker.py determine_available_memory, then kv_cache_utils.py's blocks. An
+    MTP draft is loaded with the target (gpu_model_runner.py load_model: "Loading drafter model...",
+    inside the same memory profiler), so `weights` holds it already (`draft_weights` of them)."""
     tensor, total = split.tensor, engine_memory_bytes(gpu)
     fraction = request.memory_fraction or VLLM_UTILIZATION
     batch_tokens, sequences = batch_of(gpu, request)

@@ -124,8 +124,8 @@ def layer_kinds(arch: Architecture, drafting: int = 0) -> tuple[LayerKind, ...]:
     """The model's layers by kind: full attention, sliding window, recurrent state (those it has).
     `drafting`: multi-token-prediction layers that draft tokens, each one more full-attention layer
     in the same cache (vLLM 0.33.0: the draft's attention layers join the target's KV cache group,
-    kv_cache_interface.py is_draft; SGLang sizes its pool per token of the target's and the draft's
-    layers, pool_configurator.py)."""
+    kv_cache_interface.py is_draft; SGLang 0.5.3rc2 gives the draft a pool of as many tokens,
+    engine_sglang.account)."""
     attention, linear = arch.attention, arch.linear_attention
     windowed = attention.sliding_window_layers
     kinds = [_softmax_layers(arch, arch.attention_layers - windowed + drafting, None)]

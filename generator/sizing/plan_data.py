@@ -17,7 +17,7 @@ from fractions import Fraction
 from generator.catalog.records import Gpu, Model, Source
 from generator.sizing.engine import KV_DTYPES, MAX_MEMORY_FRACTION, engine_memory_bytes, kv_dtype_bytes
 from generator.sizing.engine_sglang import (
-    SGLANG_BASELINE, SGLANG_DRAFT_RESERVE_MIB, SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, reserve_tiers,
+    SGLANG_BASELINE, SGLANG_DRAFT_HEADROOM_EXTRA, SGLANG_DRAFT_HEADROOM_PER_REQUEST, SGLANG_DRAFT_RESERVE_MIB, SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, reserve_tiers,
 )
 from generator.sizing.engine_vllm import (
     VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
@@ -179,7 +179,8 @@ def shared_tables(gpus: tuple[Gpu, ...]) -> dict:
         "sglang": {
             "baseline": SGLANG_BASELINE, "mamba_slots": SGLANG_MAMBA_SLOTS, "reserve_tiers": reserve_tiers(),
             "large_gpu_mib": SGLANG_LARGE_GPU_MIB, "large_gpu_reserve_mib": SGLANG_LARGE_GPU_RESERVE_MIB,
-            "draft_reserve_mib": SGLANG_DRAFT_RESERVE_MIB,
+            "draft_reserve_mib": SGLANG_DRAFT_RESERVE_MIB, "draft_headroom_per_request": SGLANG_DRAFT_HEADROOM_PER_REQUEST,
+            "draft_headroom_extra": SGLANG_DRAFT_HEADROOM_EXTRA,
         },
         "llama_cpp": {
             "key": LLAMA_CPP.key, "version": LLAMA_CPP.version, "cache_types": list(CACHE_TYPES), "fit_margin": FIT_MARGIN,

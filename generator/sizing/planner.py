@@ -136,11 +136,16 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     # the plan does not start
     stored = served.stored if served else sized_formats(model, request.precision)
     padding = vllm_mxfp4_padding(gpu) if engine.pads_mxfp4 else None
-    weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding, drafting_layers(model, request) > 0,
-                                   vision=not engine.text_only_flags)
+    vision = not engine.text_only_flags
+    weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding, vision=vision)
+    draft_weights = 0
+    if drafting_layers(model, request):  # the MTP layers, loaded too
+        draft_weights = loaded_bytes_per_gpu(model, stored, split.tensor, split.pipeline, padding, True, vision) - weights
+        weights += draft_weights
     # the longest context a plan may offer: the model's window (a model whose window is not published: the context asked)
     window = model.context_window
-    account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)))
+    account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)),
+                                draft_weights)
     drafts_on_stages = request.speculative is not None and split.pipeline > 1
     reason = (ENGINE_DOES_NOT_RUN if not runs else NO_CHECKPOINT if served is None
               else DRAFT_WITH_PIPELINE if drafts_on_stages

@@ -67,7 +67,8 @@
   // kv_cache.py KvCache.sequence_bytes over the table's [per token, per window token, window, state].
   function sequenceBytes(read, tokens) { var t = B(tokens); return B(read[0]) * t + B(read[1]) * minBig(t, B(read[2])) + B(read[3]); }
   function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
-  function dtypeKinds(p) { return p.model[p.request.speculative ? "kinds_drafting" : "kinds"][p.request.kvDtype][p.split.tensor]; }
+  function kindsOf(p, drafting) { return p.model[drafting ? "kinds_drafting" : "kinds"][p.request.kvDtype][p.split.tensor]; }
+  function dtypeKinds(p) { return kindsOf(p, !!p.request.speculative); }
   var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
     "no_checkpoint", "engine_does_not_run", "draft_with_pipeline"];
 
@@ -128,8 +129,8 @@
     if (Number.isInteger(x * 16) && t - low === 0.5) return frac(B(low % 2 ? low + 1 : low), 1000n);
     return parseFraction(x.toFixed(3));
   }
-  function sglangPool(p) {  // pool_bytes_per_token
-    var cached = dtypeKinds(p).filter(function (k) { return !k[3]; });
+  function sglangPool(p, kinds) {  // pool_bytes_per_token
+    var cached = (kinds || dtypeKinds(p)).filter(function (k) { return !k[3]; });
     return B(cdiv(cached.reduce(function (n, k) { return n + k[0]; }, 0), p.split.pipeline)) * B(cached[0][1]);
   }
 
@@ -137,14 +138,24 @@
   function sglangAccounting(p, shared, weights, context, window) {
     var s = shared.sglang, before = B(p.gpu.memory_bytes) - B(s.baseline);
     var fraction = p.request.memoryFraction || sglangDefaultFraction(shared, p.gpu.memory_bytes, p.split, !!p.request.speculative);
-    var states = sum(dtypeKinds(p).filter(function (k) { return k[3]; }).map(function (k) {  // state_pool_bytes
+    var target = kindsOf(p, false), drafting = !!p.request.speculative;  // the target's layers: the draft comes after
+    var states = sum(target.filter(function (k) { return k[3]; }).map(function (k) {  // state_pool_bytes
       return B(s.mamba_slots) * B(cdiv(k[0], p.split.pipeline)) * B(k[1]);
     }));
     var nonKv = { cuda_context: B(s.baseline), outside_fraction: roundHalfEven(before * (fraction[1] - fraction[0]), fraction[1]), states: states };
-    var available = floorDiv(before * fraction[0], fraction[1]) - weights - states;
-    var perToken = sglangPool(p), kvTokens = maxBig(available, 0n) / perToken, concurrency = Number(kvTokens) / context, reason = null;
-    if (weights > before) reason = REASONS[1];
-    else if (kvTokens <= 0n) reason = REASONS[2];
+    var available = floorDiv(before * fraction[0], fraction[1]) - (weights - p.draftWeights) - states;
+    var perToken = sglangPool(p, target), profiled = maxBig(available, 0n) / perToken, kvTokens = profiled, reason = null;
+    if (drafting && profiled > 0n) {  // draft_headroom_tokens, then the draft's pool and weights outside the static share
+      var requests = Math.min(Math.max(Math.trunc(Number(profiled) / context * 512), 2048), 4096);
+      kvTokens += B(requests * s.draft_headroom_per_request + s.draft_headroom_extra);
+      var withDraft = sglangPool(p, kindsOf(p, true));
+      nonKv.draft_cache = kvTokens * withDraft - profiled * perToken;
+      nonKv.outside_fraction -= p.draftWeights + nonKv.draft_cache;
+      perToken = withDraft;
+    }
+    var concurrency = Number(kvTokens) / context;
+    if (weights > before || nonKv.outside_fraction < 0n) reason = REASONS[1];
+    else if (profiled <= 0n) reason = REASONS[2];
     else if (kvTokens < B(context)) reason = REASONS[3];
     return { memoryFraction: fraction, nonKv: nonKv, available: available, kvBytesPerToken: perToken, kvTokens: Number(kvTokens),
       maxConcurrency: concurrency, reason: reason, maxUsers: reason === null ? Math.floor(concurrency) : 0,
@@ -190,8 +201,9 @@
       env: scaled ? record.rope_env : [], repo: served ? weights.repo : null,
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
-    p.weights = weightsPerGpu(model, request.precision, record.pads_mxfp4 ? gpu.mxfp4_padding : "none", split, !!request.speculative,
-      record.text_only_flags.length === 0);
+    var padding = record.pads_mxfp4 ? gpu.mxfp4_padding : "none", vision = record.text_only_flags.length === 0;
+    p.weights = weightsPerGpu(model, request.precision, padding, split, !!request.speculative, vision);
+    p.draftWeights = request.speculative ? p.weights - weightsPerGpu(model, request.precision, padding, split, false, vision) : 0n;
     var window = model.context_window;  // the longest context a plan may offer
     Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, window || Math.max(context, model.window)));
     if (window && context > window) Object.assign(p, { reason: REASONS[4], maxUsers: 0 });
