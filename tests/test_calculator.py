@@ -124,6 +124,8 @@ def test_the_fit_page_marks_the_models_whose_window_is_shorter_than_the_context(
     page.goto(f"{server}{lang}/fit.html?gpu=h100-sxm&count=8&context=65536&users=1")
     page.wait_for_function("document.querySelector('[data-vram-fit] form') && !document.querySelector('[data-vram-fit] form').hidden")
     row = page.locator("tr[data-model='mistral-7b-v0-1']")
+    # under load the row's attribute can land before its text: wait until the verdict shows
+    page.wait_for_function("document.querySelector(\"tr[data-model='mistral-7b-v0-1'] [data-out='fits']\").innerText !== ''")
     assert row.get_attribute("data-fits") == "false"
     assert row.locator("[data-out='fits']").inner_text() == verdict
     # a model whose window holds the context is planned as before
