@@ -129,7 +129,7 @@ def test_glm_files_keep_the_nextn_layer_and_llama_cpp_skips_it(catalog):
     assert {t.name for t in nextn} >= {"nextn.eh_proj", "nextn.embed_tokens", "nextn.shared_head_head", "attn_q", "ffn_up_exps"}
     assert next(t for t in nextn if t.name == "nextn.eh_proj").values == 2 * 4096 * 4096
     placed = llama_cpp_layers(air, "BF16")
-    assert len(placed.layers) == 47  # 46 blocks and the output layer
+    assert len(placed.layers) == 48  # 46 blocks, the NextN block (empty: skipped) and the output layer
     in_file = placed.file.tensor_bytes
     loaded = placed.embeddings + sum(layer.weights + layer.experts for layer in placed.layers)
     assert in_file - loaded == sum(tensor_bytes(t, "F32" if t.source == "F32" else "BF16") for t in nextn)

@@ -197,3 +197,19 @@ def test_mamba2_tensors_in_the_gguf_file(catalog):
     assert ("ssm_in", 5) not in types and types[("attn_q", 5)] == "Q4_K"
     ssm_in = next(t for t, _ in gguf_file(granite, "Q4_K_M").types if t.name == "ssm_in")
     assert (ssm_in.row, ssm_in.rows) == (4096, 2 * 8192 + 2 * 128 + 128)  # z, x, B, C and dt
+
+
+def test_ngl_counts_the_nextn_block_the_file_keeps(catalog):
+    """GLM-4.5-Air's file has 47 blocks (46 and the NextN one); llama.cpp's -ngl counts the file's
+    blocks (PR 26177: "--fit doesn't count the nextn blocks, so it offloads one layer too few and
+    leaves layer 0 on CPU"), so every layer on the GPU is -ngl 48, and -ngl 3 puts the output layer,
+    the empty NextN block and block 45 there."""
+    from generator.sizing.llama_cpp import llama_cpp_layers
+    air, gpu = _model(catalog, "glm-4-5-air"), _gpu(catalog, "h200")
+    whole = llama_cpp_plan(air, gpu, 1, LlamaCppRequest(quant="Q4_K_M", context=4096))
+    assert whole.n_gpu_layers == 48 and "--n-gpu-layers 48" in whole.command and whole.weights_bytes_in_ram > 0
+    tables = llama_cpp_layers(air, "Q4_K_M")
+    assert len(tables.layers) == 48 and tables.layers[46] == (0, 0, 0, 0)  # the NextN block holds nothing
+    three = llama_cpp_plan(air, gpu, 1, LlamaCppRequest(quant="Q4_K_M", context=4096, n_gpu_layers=3))
+    output, block_45 = tables.layers[47], tables.layers[45]
+    assert three.weights_bytes_per_gpu == output.weights + output.experts + block_45.weights + block_45.experts

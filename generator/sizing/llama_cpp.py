@@ -8,7 +8,9 @@ Rules of llama.cpp (ggml-org/llama.cpp, read at commit 82bb48500a9a6b3374da2cf58
   the last); a tied output head is copied to the GPU that holds the output layer;
 - src/llama-model.cpp (load_tensors, GLM4_MOE): the NextN blocks a file keeps past n_layer are
   created with TENSOR_SKIP ("NextN/MTP layers are preserved in GGUF but are not executed yet"): not
-  loaded, and given no KV cache (n_layer_kv_from_start = n_layer - nextn_predict_layers);
+  loaded, and given no KV cache; yet `-ngl` counts them among the file's blocks (n_layer_all, since
+  PR 24060), so they are empty layers here, between the last real block and the output layer
+  (PR 26177: "--fit doesn't count the nextn blocks, so it offloads one layer too few");
 - src/llama-model.cpp (create_memory) and llama-memory-hybrid.cpp: a hybrid's attention layers get
   the KV cache, its recurrent layers (a Mamba2 layer: n_head_kv 0) a state per sequence, F32
   whatever --cache-type says, max(1, n_seq_max) of them; llama-hparams.cpp: (d_conv - 1) ×
@@ -31,7 +33,7 @@ from decimal import Decimal
 
 from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, plain_number, round_up, rope_scaling_at
-from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_file, tensor_bytes
+from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_blocks, gguf_file, tensor_bytes
 from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
 from generator.sizing.layer_kinds import RecurrentStateLayers, layer_kinds, recurrent_layer_indices
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
@@ -148,11 +150,11 @@ class LlamaCppLayers:
 
 def llama_cpp_layers(model: Model, quant: str, imatrix: bool = False) -> LlamaCppLayers:
     file = gguf_file(model, quant, imatrix)
-    layers = model.architecture.layers
+    layers = gguf_blocks(model)
     totals = [[0, 0, 0, 0] for _ in range(layers + 1)]
     embeddings = 0
     for tensor, kind in file.types:
-        if tensor.layer is not None and tensor.layer >= layers:
+        if tensor.layer is not None and tensor.layer >= model.architecture.layers:
             continue  # a NextN block: in the file, never loaded
         size = tensor_bytes(tensor, kind)
         layer = _layer_of(tensor, layers)
@@ -196,9 +198,10 @@ def layer_caches(model: Model) -> str:
     a, recurrent = arch.attention, recurrent_layer_indices(arch)
     windowed, layers = a.sliding_window_layers or 0, arch.layers
     period = layers // (layers - windowed) if layers > windowed else 1
-    return "".join("-" if arch.layer_pattern and arch.layer_pattern[layer] in "-E" else "r" if layer in recurrent
-                   else "1" if windowed and (windowed == layers or layer % period < period - 1)
-                   else "0" for layer in range(layers))
+    caches = "".join("-" if arch.layer_pattern and arch.layer_pattern[layer] in "-E" else "r" if layer in recurrent
+                     else "1" if windowed and (windowed == layers or layer % period < period - 1)
+                     else "0" for layer in range(layers))
+    return caches + "-" * (gguf_blocks(model) - layers)  # the NextN blocks the file keeps
 
 
 def default_llama_cpp_context(model: Model) -> int:
@@ -268,13 +271,14 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         weights, kv, *_ = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
         return ngl == 0 or max(w + k for w, k in zip(weights, kv)) + compute <= room
 
-    all_layers = arch.layers + 1
+    blocks = len(caches)  # the file's, NextN blocks included: what -ngl and --n-cpu-moe count
+    all_layers = blocks + 1
     ngl, cpu_moe = request.n_gpu_layers, request.n_cpu_moe
-    if ngl is None and cpu_moe is None and experts and not fits(all_layers, 0) and fits(all_layers, arch.layers):
+    if ngl is None and cpu_moe is None and experts and not fits(all_layers, 0) and fits(all_layers, blocks):
         # keep every layer on the GPUs, and the experts of as many of them as fit (the last ones:
         # --n-cpu-moe moves the first layers' experts to RAM)
         ngl = all_layers
-        cpu_moe = arch.layers - largest(lambda kept: fits(all_layers, arch.layers - kept), arch.layers)
+        cpu_moe = blocks - largest(lambda kept: fits(all_layers, blocks - kept), blocks)
     cpu_moe = cpu_moe or 0
     if ngl is None:  # the most layers that fit (fewer layers never need more memory)
         ngl = largest(lambda layers: fits(layers, cpu_moe), all_layers)

@@ -322,7 +322,7 @@
   // llama_cpp_plan(), as plan_output.py llama_cpp_json() prints it. request: {quant, context, users,
   // nGpuLayers, nCpuMoe, cacheType}.
   function llamaCppPlan(model, shared, gpu, count, request) {
-    var L = shared.llama_cpp, T = model.llama_cpp, Q = T.quants[request.quant], layers = model.layers, all = layers + 1;
+    var L = shared.llama_cpp, T = model.llama_cpp, Q = T.quants[request.quant], layers = T.layer_caches.length, all = layers + 1;  // the file's blocks
     var context = request.context || T.default_context, users = request.users || 1, perCell = T.cell_bytes[request.cacheType];
     var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell * cells, room = gpu.memory_bytes - L.fit_margin;
     var windowKv = T.window_cells === null ? fullKv : perCell * Math.min(cells, T.window_cells);
