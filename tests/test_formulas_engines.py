@@ -132,3 +132,21 @@ def test_nemotron_3_nano_mamba_page_at_tp4_is_the_published_one():
     assert (state, attention * 16) == (533_504, 8_192) == (533_504, row["log"]["attention_page_size_bytes_per_16_tokens"])
     layout = block_layout(kinds, 1, 2048)
     assert layout.block_size * attention == 540_672 == row["log"]["mamba_page_size_bytes"]
+
+
+def test_sglang_draft_copies_its_own_embedding_and_head_until_it_shares_the_targets(catalog):
+    """0.5.3rc2's EAGLEWorker loads the draft (its pool too) before set_embed_and_head frees the
+    draft's own embedding and head: on 4 GPUs, GLM-4.5-Air's 151,552 × 4,096 vocabulary (a multiple
+    of 64) in 16 bits, twice: 2 × 37,888 × 4,096 × 2 = 620,756,992 bytes at the peak. At a static
+    share of 0.97 on 4 × H100, 82,333,255 bytes are left outside it once the draft settles: without
+    the copies it would fit; with them it does not start."""
+    from generator.sizing.engine_sglang import draft_copy_bytes
+    from generator.sizing.planner import PlanRequest, plan
+    air = next(m for m in catalog.models if m.slug == "glm-4-5-air")
+    h100 = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    assert draft_copy_bytes(air, 4) == 2 * 37_888 * 4_096 * 2 == 620_756_992
+    tight = plan(air, h100, 4, PlanRequest(engine="sglang", context=32768, speculative="mtp", memory_fraction=Fraction(97, 100)))
+    assert 0 < tight.non_kv_bytes["outside_fraction"] < 620_756_992
+    assert (tight.starts, tight.reason) == (False, "weights_do_not_fit")
+    roomy = plan(air, h100, 4, PlanRequest(engine="sglang", context=32768, speculative="mtp", memory_fraction=Fraction(96, 100)))
+    assert roomy.starts and roomy.non_kv_bytes["outside_fraction"] > 620_756_992

@@ -14,9 +14,10 @@ from typing import Sequence
 from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import (
     CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MIB, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting, CommandTemplate,
-    Engine, PlanRequest, cdiv, drafting_layers, engine_memory_bytes, kv_dtype_bytes, plain_number,
+    Engine, PlanRequest, cdiv, drafting_layers, engine_memory_bytes, kv_dtype_bytes, plain_number, round_up,
 )
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
+from generator.sizing.loaded_weights import VOCAB_PADDING
 from generator.sizing.setups import ParallelSplit
 
 # Memory CUDA and NCCL take before SGLang measures the free memory its fraction applies to:
@@ -80,6 +81,15 @@ def state_pool_bytes(kinds: Sequence[KindBytes], pipeline: int) -> int:
     return sum(SGLANG_MAMBA_SLOTS * cdiv(kind.layers, pipeline) * kind.bytes for kind in kinds if kind.per_sequence)
 
 
+def draft_copy_bytes(model: Model, tensor: int) -> int:
+    """The draft's own embedding and head on one GPU, 16-bit whatever the checkpoint (vocabulary
+    padded to 64 rows and split): EAGLEWorker builds and loads the draft, its pool included, before
+    set_embed_and_head frees them for the target's (speculative/eagle_worker.py), so they are
+    there at the peak."""
+    arch = model.architecture
+    return 2 * cdiv(round_up(arch.vocab_size, VOCAB_PADDING), tensor) * arch.hidden_size * 2
+
+
 def draft_headroom_tokens(profiled: int, context: int) -> int:
     """The tokens both pools hold beyond the profiled ones when an EAGLE draft runs."""
     requests = min(max(int(profiled / context * 512), 2048), 4096)
@@ -114,7 +124,9 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
         per_token = with_draft
     concurrency = kv_tokens / context
     reason = None
-    if weights > before or non_kv["outside_fraction"] < 0:  # the draft does not fit beside the static share
+    # the draft, at its peak, does not fit beside the static share
+    peak_outside = non_kv["outside_fraction"] - (draft_copy_bytes(model, split.tensor) if drafting else 0)
+    if weights > before or peak_outside < 0:
         reason = WEIGHTS_DO_NOT_FIT
     elif profiled <= 0:
         reason = NO_KV_MEMORY

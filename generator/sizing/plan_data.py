@@ -17,7 +17,8 @@ from fractions import Fraction
 from generator.catalog.records import Gpu, Model, Source
 from generator.sizing.engine import KV_DTYPES, MAX_MEMORY_FRACTION, engine_memory_bytes, kv_dtype_bytes
 from generator.sizing.engine_sglang import (
-    SGLANG_BASELINE, SGLANG_DRAFT_HEADROOM_EXTRA, SGLANG_DRAFT_HEADROOM_PER_REQUEST, SGLANG_DRAFT_RESERVE_MIB, SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, reserve_tiers,
+    SGLANG_BASELINE, SGLANG_DRAFT_HEADROOM_EXTRA, SGLANG_DRAFT_HEADROOM_PER_REQUEST, SGLANG_DRAFT_RESERVE_MIB,
+    SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, draft_copy_bytes, reserve_tiers,
 )
 from generator.sizing.engine_vllm import (
     VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
@@ -110,6 +111,8 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "precision_order": {key: list(precisions_largest_first(model, key)) for key in SERVING_ENGINES},
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
         "kinds_drafting": kinds_drafting if arch.extra_layers else None,  # with the MTP layers' cache
+        # SGLang's draft builds its own embedding and head before it shares the target's, per TP size
+        "sglang_draft_copies": {str(tp): draft_copy_bytes(model, tp) for tp in sizes} if arch.extra_layers else None,
         "vision": arch.vision is not None,  # a vision tower, which engines with text-only flags leave on disk
         "kv_read": reads,  # per KV type: [per token, per window token, window, state] (kv_cache.py)
         # vLLM's profile-run peak per tensor-parallel size and batch tier (VLLM_BATCH_TIERS)

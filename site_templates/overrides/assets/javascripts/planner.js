@@ -154,7 +154,8 @@
       perToken = withDraft;
     }
     var concurrency = Number(kvTokens) / context;
-    if (weights > before || nonKv.outside_fraction < 0n) reason = REASONS[1];
+    var peakOutside = nonKv.outside_fraction - (drafting ? B(p.model.sglang_draft_copies[p.split.tensor]) : 0n);  // draft_copy_bytes
+    if (weights > before || peakOutside < 0n) reason = REASONS[1];
     else if (profiled <= 0n) reason = REASONS[2];
     else if (kvTokens < B(context)) reason = REASONS[3];
     return { memoryFraction: fraction, nonKv: nonKv, available: available, kvBytesPerToken: perToken, kvTokens: Number(kvTokens),
