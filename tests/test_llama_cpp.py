@@ -180,10 +180,13 @@ def test_a_mamba2_layer_holds_an_f32_state_per_user_and_only_attention_layers_ca
 
 def test_a_mamba2_layer_left_in_ram_keeps_its_state_there(catalog):
     granite = _model(catalog, "granite-4-0-h-small")
-    # --n-gpu-layers 1: only the output layer on the GPU; all 36 states and 4 caches in RAM
+    # --n-gpu-layers 1: only the output layer on the GPU; all 36 states and 4 caches in RAM. One user
+    # and no --parallel: llama-server runs 4 slots on a unified cache (server.cpp, PR 16736), so the
+    # cache keeps its 4,096 cells and each Mamba layer holds 4 states.
     plan = llama_cpp_plan(granite, _gpu(catalog, "rtx-4090"), 1, LlamaCppRequest(context=4096, n_gpu_layers=1))
     assert plan.kv_bytes_per_gpu == 0
-    assert plan.kv_bytes_in_ram == 4096 * 16_384 + 154_644_480
+    assert plan.kv_bytes_in_ram == 4096 * 16_384 + 4 * 154_644_480
+    assert "--parallel" not in plan.command
 
 
 def test_mamba2_tensors_in_the_gguf_file(catalog):

@@ -250,17 +250,20 @@ def test_speculation_is_refused_in_one_line_where_it_cannot_run(capsys, args, me
     assert captured.err.strip() == message and captured.out == ""
 
 
-def test_drafting_across_machines_does_not_start_and_says_why(capsys):
-    """DeepSeek-V3 on 16 × H100: two machines, pipeline parallel 2; SGLang refuses speculative decoding
-    with pipeline parallelism, and vLLM's MTP drafts of GLM and Qwen3-Next lack it: no plan starts."""
-    for engine in ("vllm", "sglang"):
-        answer = plan_json(capsys, "deepseek-v3", "--gpu", "h100-sxm", "--count", "16", "--engine", engine,
-                           "--context", "8192", "--speculative", "mtp")
-        assert answer["pp"] == 2
-        assert (answer["starts"], answer["reason"], answer["max_users"], answer["max_context"]) == (False, "draft_with_pipeline", 0, 0)
-        assert answer["remedy"] is None
-        assert answer["reason_text"] == ("drafting with the MTP layers does not run with pipeline parallelism "
-                                         "(more than one machine)")
+def test_drafting_across_machines_starts_in_vllm_with_the_draft_on_the_last_stage_and_not_in_sglang(capsys):
+    """DeepSeek-V3 on 16 × H100: two machines, pipeline parallel 2. SGLang 0.5.3rc2 refuses speculative
+    decoding with pipeline parallelism; vLLM runs the draft with one stage of its own on the target's
+    last (speculative.py create_draft_parallel_config), so its weights land on the last stage."""
+    args = ("deepseek-v3", "--gpu", "h100-sxm", "--count", "16", "--context", "8192")
+    sglang = plan_json(capsys, *args, "--engine", "sglang", "--speculative", "mtp")
+    assert sglang["pp"] == 2
+    assert (sglang["starts"], sglang["reason"], sglang["max_users"], sglang["max_context"]) == (False, "draft_with_pipeline", 0, 0)
+    assert sglang["remedy"] is None
+    assert sglang["reason_text"] == "drafting with the MTP layers does not run with pipeline parallelism (more than one machine)"
+    plain, vllm = plan_json(capsys, *args), plan_json(capsys, *args, "--speculative", "mtp")
+    assert vllm["pp"] == 2 and vllm["starts"] and vllm["reason"] is None
+    # the fullest GPU is the last stage's, which gains the whole MTP layer's share at TP 8
+    assert vllm["weights_bytes_per_gpu"] > plain["weights_bytes_per_gpu"]
 
 
 def test_vllm_serves_a_model_with_a_vision_tower_as_text_and_sglang_loads_the_tower(capsys):
@@ -280,14 +283,18 @@ def test_vllm_serves_a_model_with_a_vision_tower_as_text_and_sglang_loads_the_to
 def test_sglang_builds_the_draft_after_the_target_pool_and_gives_both_pools_headroom(capsys):
     """SGLang 0.5.3rc2 (model_runner.py init_memory_pool, scheduler.py: the EAGLE worker after the
     target's): GLM-4.5-Air on 4 × H100 at 32,768 tokens profiles the target's 46 layers only,
-    300,048 tokens of 47,104 bytes in its static share; max_num_reqs = min(max(int(300,048 / 32,768 ×
-    512), 2,048), 4,096) = 4,096, so both pools hold 4,096 × (1 × 1 + 2) + 100 = 12,388 tokens more:
-    312,436. Outside the static share: the draft's pool of 312,436 × 1,024 bytes and the target's
-    12,388 extra tokens × 47,104 (903,458,816 bytes together), and the draft's weights."""
+    300,048 tokens of 47,104 bytes in its static share. With a draft SGLang runs at most 48 requests
+    (server_args.py), so both pools hold 48 × (1 × 1 + 2) + 100 = 244 tokens more: 300,292. Outside
+    the static share: the draft's pool of 300,292 × 1,024 bytes and the target's 244 extra tokens ×
+    47,104 (318,992,384 bytes together), and the draft's weights."""
     answer = plan_json(capsys, "glm-4-5-air", "--gpu", "h100-sxm", "--count", "4", "--engine", "sglang",
                        "--context", "32768", "--speculative", "mtp")
     profiled = answer["available_kv_bytes_per_gpu"] // 47_104
-    assert profiled == 300_048 and answer["kv_tokens"] == 300_048 + 12_388 == 312_436
-    assert answer["non_kv_bytes_per_gpu"]["draft_cache"] == 312_436 * 1_024 + 12_388 * 47_104 == 903_458_816
+    assert profiled == 300_048 and answer["kv_tokens"] == 300_048 + 244 == 300_292
+    assert answer["non_kv_bytes_per_gpu"]["draft_cache"] == 300_292 * 1_024 + 244 * 47_104 == 318_992_384
     parts = answer["weights_bytes_per_gpu"] + answer["available_kv_bytes_per_gpu"] + sum(answer["non_kv_bytes_per_gpu"].values())
     assert parts == answer["total_memory_bytes_per_gpu"]  # every byte once: the draft inside what the static share leaves
+    # at most 48 requests at once, however many the cache holds
+    short = plan_json(capsys, "deepseek-v3", "--gpu", "h200", "--count", "8", "--engine", "sglang", "--context", "4096",
+                      "--users", "100", "--speculative", "mtp")
+    assert short["max_concurrency"] > 48 and short["max_users"] == 48 and not short["users_fit"]

@@ -219,7 +219,8 @@ def _nemotron_h(text: dict) -> dict:
             "value_heads": text["mamba_num_heads"], "key_head_dim": text["ssm_state_size"],
             "value_head_dim": text["mamba_head_dim"], "conv_kernel": text["conv_kernel"],
         }
-        if text.get("mamba_ssm_cache_dtype") == "float32":
+        # vLLM's NemotronHForCausalLMConfig: the config's mamba_ssm_cache_dtype, else float32
+        if text.get("mamba_ssm_cache_dtype", "float32") == "float32":
             arch["linear_attention"]["ssm_state_float32"] = True
     return arch
 

@@ -36,10 +36,9 @@ NO_CHECKPOINT = "no_checkpoint"
 # max_model_len (max_position_embeddings=32768 ...)"), SGLang likewise (model_config.py,
 # "User-specified context_length ... is greater than the derived context_length").
 CONTEXT_BEYOND_WINDOW = "context_beyond_window"
-# Drafting with MTP layers on more than one pipeline stage: SGLang refuses it (server_args.py: "Pipeline
-# parallelism is not compatible with overlap schedule, speculative decoding, or mixed chunked
-# prefill."), and vLLM 0.33.0's GLM-4.5 and Qwen3-Next drafts do not implement SupportsPP
-# (glm4_moe_mtp.py, qwen3_next_mtp.py; the vLLM recipes keep MTP off multi-node TP+PP).
+# Drafting with MTP layers on more than one pipeline stage, where the engine refuses it (SGLang
+# 0.5.3rc2 server_args.py: "Pipeline parallelism is not compatible with overlap schedule,
+# speculative decoding, mixed chunked prefill."; engine record `speculative_with_pipeline`).
 DRAFT_WITH_PIPELINE = "draft_with_pipeline"
 
 
@@ -145,6 +144,7 @@ class Engine:
     recurrent_kinds: tuple[str, ...] = ()
     # the flags that draft tokens with the model's MTP layers, one token ahead
     speculative_flags: tuple[tuple[str, str], ...] = ()
+    speculative_with_pipeline: bool = False  # it drafts when the target has several pipeline stages
     # the flags that serve a model with a vision tower as text only, so that the engine neither loads
     # the tower nor profiles its encoder; () when the engine has none (it then loads the tower)
     text_only_flags: tuple[tuple[str, str], ...] = ()
@@ -163,6 +163,7 @@ class Engine:
             "fp8_kv_value": self.fp8_kv_value, "pads_mxfp4": self.pads_mxfp4,
             "accounting": self.browser_accounting or self.key, "rope_env": list(self.rope_env),
             "speculative_flags": [list(flag) for flag in self.speculative_flags],
+            "speculative_with_pipeline": self.speculative_with_pipeline,
             "text_only_flags": [list(flag) for flag in self.text_only_flags],
         }
 

@@ -36,13 +36,14 @@ SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB = 60 * 1024, 10 * 1024
 # draft models and cuda graphs", after the 10 GiB minimum (_handle_gpu_memory_settings).
 SGLANG_DRAFT_RESERVE_MIB = 2 * 1024
 # The draft's flags here: one step, one candidate, two draft tokens (docs/basic_usage/deepseek_v3.md:
-# "The minimum configuration"). model_runner.py init_memory_pool then gives both token pools a
+# "The minimum configuration"). With an EAGLE draft SGLang runs at most 48 requests at once
+# (server_args.py _handle_speculative_decoding: "if self.max_running_requests is None:
+# self.max_running_requests = 48"), and model_runner.py init_memory_pool gives both token pools a
 # headroom of max_num_reqs × (steps × topk + draft tokens) + 100 tokens beyond the profiled ones
-# ("both verify and draft tokens can be concurrently allocated"), max_num_reqs being
-# min(max(int(tokens / context × 512), 2048), 4096).
+# ("both verify and draft tokens can be concurrently allocated").
 SGLANG_DRAFT_STEPS, SGLANG_DRAFT_TOPK, SGLANG_DRAFT_TOKENS = 1, 1, 2
-SGLANG_DRAFT_HEADROOM_PER_REQUEST = SGLANG_DRAFT_STEPS * SGLANG_DRAFT_TOPK + SGLANG_DRAFT_TOKENS
-SGLANG_DRAFT_HEADROOM_EXTRA = 100
+SGLANG_DRAFT_RUNNING_REQUESTS = 48
+SGLANG_DRAFT_HEADROOM = SGLANG_DRAFT_RUNNING_REQUESTS * (SGLANG_DRAFT_STEPS * SGLANG_DRAFT_TOPK + SGLANG_DRAFT_TOKENS) + 100
 
 
 def reserve_tiers() -> list[list]:
@@ -90,12 +91,6 @@ def draft_copy_bytes(model: Model, tensor: int) -> int:
     return 2 * cdiv(round_up(arch.vocab_size, VOCAB_PADDING), tensor) * arch.hidden_size * 2
 
 
-def draft_headroom_tokens(profiled: int, context: int) -> int:
-    """The tokens both pools hold beyond the profiled ones when an EAGLE draft runs."""
-    requests = min(max(int(profiled / context * 512), 2048), 4096)
-    return requests * SGLANG_DRAFT_HEADROOM_PER_REQUEST + SGLANG_DRAFT_HEADROOM_EXTRA
-
-
 def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, weights: int, context: int,
             window: int, draft_weights: int = 0) -> Accounting:
     """sglang/srt/model_executor/model_runner.py profile_max_num_token: what is free after the
@@ -116,7 +111,7 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
     profiled = max(available, 0) // per_token
     kv_tokens = profiled
     if drafting and profiled > 0:
-        kv_tokens += draft_headroom_tokens(profiled, context)
+        kv_tokens += SGLANG_DRAFT_HEADROOM
         with_draft = pool_bytes_per_token(kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype),
                                                      drafting), split.pipeline)
         non_kv["draft_cache"] = kv_tokens * with_draft - profiled * per_token
@@ -133,8 +128,10 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
     elif kv_tokens < context:
         reason = CONTEXT_DOES_NOT_FIT  # SGLang starts, but refuses any request this long
     max_context = min(kv_tokens, window) if reason in (None, CONTEXT_DOES_NOT_FIT) else 0
-    return Accounting(fraction, non_kv, available, per_token, kv_tokens, concurrency, reason, max_context,
-                      floor(concurrency) if reason is None else 0)
+    users = floor(concurrency) if reason is None else 0
+    if drafting:
+        users = min(users, SGLANG_DRAFT_RUNNING_REQUESTS)
+    return Accounting(fraction, non_kv, available, per_token, kv_tokens, concurrency, reason, max_context, users)
 
 
 def sequence_kv_bytes(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, tokens: int) -> int:

@@ -246,5 +246,8 @@ VLLM = Engine(
     # skipped when --limit-mm-per-prompt is set to zero for all of their modalities" (not loaded), and
     # gpu_model_runner.py profile_run profiles the encoder only where a modality is allowed
     text_only_flags=(("--language-model-only", ""),),
+    # the draft runs with one pipeline stage of its own, on the target's last (speculative.py
+    # create_draft_parallel_config: pipeline_parallel_size=1; gpu_model_runner.py loads it there)
+    speculative_with_pipeline=True,
     speculative_flags=(("--speculative-config", '\'{"method": "mtp", "num_speculative_tokens": 1}\''),),
 )

@@ -53,6 +53,10 @@ N_UBATCH = 512  # common/common.h: the physical batch
 CONTEXT_PADDING = 256  # llama-context.cpp: GGML_PAD(n_ctx, 256)
 CACHE_TYPES = ("f16", "q8_0", "q4_0")
 STATE_BYTES_PER_VALUE = 4  # create_memory: recurrent_type_r and recurrent_type_s are GGML_TYPE_F32
+# tools/server/server.cpp (PR 16736): without --parallel, llama-server runs 4 slots on a unified
+# cache ("setting n_parallel = 4 and kv_unified = true"): the KV cache keeps its --ctx-size cells,
+# but a hybrid holds a recurrent state for each of the 4 sequences.
+AUTO_SLOTS = 4
 # System RAM read by the CPU for the layers and experts kept there: the upper end of seed 000's
 # 30 to 60 GB/s (speed.py OFFLOAD_BANDWIDTHS), a bound, as the pages' offload figures are.
 RAM_BANDWIDTH = OFFLOAD_BANDWIDTHS["ram"][1]
@@ -264,8 +268,9 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     experts = arch.moe is not None
     full_kv = per_cell * cells
     window_kv = full_kv if window is None else per_cell * min(cells, window)
-    # a state per --parallel slot; nothing for a feed-forward layer
-    cache_bytes = {"0": full_kv, "1": window_kv, "r": state_bytes(model) * request.users, "-": 0}
+    # a state per slot (--parallel, or llama-server's 4 without it); nothing for a feed-forward layer
+    slots = request.users if request.users > 1 else AUTO_SLOTS
+    cache_bytes = {"0": full_kv, "1": window_kv, "r": state_bytes(model) * slots, "-": 0}
 
     def fits(ngl: int, cpu_moe: int) -> bool:
         weights, kv, *_ = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)

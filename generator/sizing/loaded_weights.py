@@ -24,17 +24,6 @@ VOCAB_PADDING = 64
 VOCAB_COMPONENTS = ("embeddings", "output_head")
 
 
-def loaded(tensor: Tensors, speculative: bool) -> bool:
-    """Whether an engine holds the tensor: the multi-token-prediction layers only to draft tokens
-    (vLLM's DeepseekV2ForCausalLM skips layers past num_hidden_layers), and then without their own
-    embeddings and head, which the draft shares with the target once loaded (vLLM 0.33.0
-    llm_base_proposer.py _maybe_share_embeddings / _maybe_share_lm_head: "Detected MTP model. Sharing
-    target model embedding weights with the draft model"; SGLang's set_embed_and_head)."""
-    if not tensor.prediction:
-        return True
-    return speculative and tensor.component not in VOCAB_COMPONENTS
-
-
 def _shard_bytes(tensor: Tensors, format_key: str, tensor_parallel: int, mxfp4_padding: tuple[int, int] | None) -> int:
     """Bytes of `tensor` on one of `tensor_parallel` GPUs."""
     if mxfp4_padding and format_key == "mxfp4" and tensor.component == "routed_experts" and tensor.cols > 1:
@@ -66,33 +55,41 @@ class TensorShares(NamedTuple):
     embeddings: int  # on the first stage
     output_head: int  # on the last stage
     vision: int  # the vision tower, on the first stage (vLLM runs encoders there), where loaded
+    draft: int  # the multi-token-prediction layers, on the last stage, where they draft tokens
 
 
 def tensor_shares(model: Model, stored: StoredFormats, tensor_parallel: int,
-                  mxfp4_padding: tuple[int, int] | None = None, speculative: bool = False) -> TensorShares:
+                  mxfp4_padding: tuple[int, int] | None = None) -> TensorShares:
     """One GPU's share of each tensor, in the checkpoint's formats. `mxfp4_padding`: (intermediate,
-    hidden) multiples the engine pads MXFP4 experts to; `speculative`: the prediction layers draft
-    tokens (MTP), so they are loaded too, split like the target's (vLLM's draft tensor-parallel size
-    defaults to the target's, speculative.py _verify_and_get_draft_tp)."""
-    shares = {"layers": 0, "embeddings": 0, "output_head": 0, "vision": 0}
+    hidden) multiples the engine pads MXFP4 experts to.
+
+    The multi-token-prediction layers are loaded only to draft tokens (vLLM's DeepseekV2ForCausalLM
+    skips layers past num_hidden_layers), split like the target's (speculative.py
+    _verify_and_get_draft_tp), and without their own embeddings and head, which the draft shares with
+    the target once loaded (vLLM 0.33.0 llm_base_proposer.py: "Detected MTP model. Sharing target
+    model embedding weights with the draft model"; SGLang's set_embed_and_head)."""
+    shares = {"layers": 0, "embeddings": 0, "output_head": 0, "vision": 0, "draft": 0}
     for tensor, fmt in stored_tensors(model, stored):
-        if not loaded(tensor, speculative):
+        if tensor.prediction and tensor.component in VOCAB_COMPONENTS:
             continue
-        part = tensor.component if tensor.component in (*VOCAB_COMPONENTS, "vision") else "layers"
+        part = ("draft" if tensor.prediction else tensor.component if tensor.component in (*VOCAB_COMPONENTS, "vision")
+                else "layers")
         shares[part] += _shard_bytes(tensor, fmt, tensor_parallel, mxfp4_padding)
     return TensorShares(**shares)
 
 
-def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int, vision: bool = True) -> int:
+def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int, vision: bool = True, draft: bool = False) -> int:
     """The weights on the fullest GPU once `pipeline` stages split the layers; `vision` False: the
-    engine does not load the vision tower (engine.py Engine.text_only_flags)."""
+    engine does not load the vision tower (engine.py Engine.text_only_flags); `draft`: the MTP
+    layers draft tokens, on the last stage (vLLM's draft runs with one pipeline stage, on the last:
+    speculative.py create_draft_parallel_config)."""
     first = shares.embeddings + (shares.vision if vision else 0)
+    last = shares.output_head + (shares.draft if draft else 0)
     if pipeline == 1:
-        return shares.layers + first + shares.output_head
+        return shares.layers + first + last
     # NOTE: layers are assumed alike, so a stage holds its share of the layer bytes.
     return max(
-        cdiv(shares.layers * count, layers) + (first if index == 0 else 0)
-        + (shares.output_head if index == pipeline - 1 else 0)
+        cdiv(shares.layers * count, layers) + (first if index == 0 else 0) + (last if index == pipeline - 1 else 0)
         for index, count in enumerate(pipeline_layers(layers, pipeline))
     )
 
@@ -100,5 +97,5 @@ def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int, vision
 def loaded_bytes_per_gpu(model: Model, stored: StoredFormats, tensor_parallel: int, pipeline: int = 1,
                          mxfp4_padding: tuple[int, int] | None = None, speculative: bool = False, vision: bool = True) -> int:
     """The weights on the fullest GPU: its share of each tensor, in the checkpoint's formats."""
-    shares = tensor_shares(model, stored, tensor_parallel, mxfp4_padding, speculative)
-    return fullest_stage_bytes(shares, model.architecture.layers, pipeline, vision)
+    shares = tensor_shares(model, stored, tensor_parallel, mxfp4_padding)
+    return fullest_stage_bytes(shares, model.architecture.layers, pipeline, vision, speculative)

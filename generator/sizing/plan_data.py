@@ -17,7 +17,7 @@ from fractions import Fraction
 from generator.catalog.records import Gpu, Model, Source
 from generator.sizing.engine import KV_DTYPES, MAX_MEMORY_FRACTION, engine_memory_bytes, kv_dtype_bytes
 from generator.sizing.engine_sglang import (
-    SGLANG_BASELINE, SGLANG_DRAFT_HEADROOM_EXTRA, SGLANG_DRAFT_HEADROOM_PER_REQUEST, SGLANG_DRAFT_RESERVE_MIB,
+    SGLANG_BASELINE, SGLANG_DRAFT_HEADROOM, SGLANG_DRAFT_RESERVE_MIB, SGLANG_DRAFT_RUNNING_REQUESTS,
     SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, draft_copy_bytes, reserve_tiers,
 )
 from generator.sizing.engine_vllm import (
@@ -31,7 +31,7 @@ from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
 from generator.sizing.kv_cache import default_context
 from generator.sizing.layer_kinds import kind_bytes
 from generator.sizing.llama_cpp import (
-    CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, RAM_BANDWIDTH, cell_bytes, compute_buffer_bytes,
+    AUTO_SLOTS, CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, RAM_BANDWIDTH, cell_bytes, compute_buffer_bytes,
     default_llama_cpp_context, layer_caches, llama_cpp_layers, state_bytes, window_cells,
 )
 from generator.sizing.loaded_weights import tensor_shares
@@ -87,9 +87,6 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         precisions[key] = {
             "weights": {_padding_key(padding): {str(tp): list(tensor_shares(model, stored, tp, padding)) for tp in sizes}
                         for padding in paddings},
-            # the same, with the multi-token-prediction layers loaded to draft tokens (--speculative mtp)
-            "weights_drafting": {_padding_key(padding): {str(tp): list(tensor_shares(model, stored, tp, padding, True))
-                                                         for tp in sizes} for padding in paddings} if arch.extra_layers else None,
             "read_bytes": weights_read_bytes(model, stored),
             "repo": weights and weights.repo, "flags": [list(flag) for flag in weights.flags] if weights else [],
             "engines": [engine for engine, w in served.items() if w is not None],
@@ -182,12 +179,12 @@ def shared_tables(gpus: tuple[Gpu, ...]) -> dict:
         "sglang": {
             "baseline": SGLANG_BASELINE, "mamba_slots": SGLANG_MAMBA_SLOTS, "reserve_tiers": reserve_tiers(),
             "large_gpu_mib": SGLANG_LARGE_GPU_MIB, "large_gpu_reserve_mib": SGLANG_LARGE_GPU_RESERVE_MIB,
-            "draft_reserve_mib": SGLANG_DRAFT_RESERVE_MIB, "draft_headroom_per_request": SGLANG_DRAFT_HEADROOM_PER_REQUEST,
-            "draft_headroom_extra": SGLANG_DRAFT_HEADROOM_EXTRA,
+            "draft_reserve_mib": SGLANG_DRAFT_RESERVE_MIB, "draft_headroom": SGLANG_DRAFT_HEADROOM,
+            "draft_running_requests": SGLANG_DRAFT_RUNNING_REQUESTS,
         },
         "llama_cpp": {
             "key": LLAMA_CPP.key, "version": LLAMA_CPP.version, "cache_types": list(CACHE_TYPES), "fit_margin": FIT_MARGIN,
-            "context_padding": CONTEXT_PADDING, "ram_bandwidth": RAM_BANDWIDTH,
+            "context_padding": CONTEXT_PADDING, "ram_bandwidth": RAM_BANDWIDTH, "auto_slots": AUTO_SLOTS,
         },
         # a GPU the reader types in: NVIDIA's usual MXFP4 padding, batch defaults by its memory alone
         "custom_gpu": {"shapes": list(CUSTOM_SHAPES), "mxfp4_padding": _padding_key(MXFP4_PADDINGS[1])},

@@ -146,7 +146,7 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     window = model.context_window
     account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)),
                                 draft_weights)
-    drafts_on_stages = request.speculative is not None and split.pipeline > 1
+    drafts_on_stages = request.speculative is not None and split.pipeline > 1 and not engine.speculative_with_pipeline
     reason = (ENGINE_DOES_NOT_RUN if not runs else NO_CHECKPOINT if served is None
               else DRAFT_WITH_PIPELINE if drafts_on_stages
               else CONTEXT_BEYOND_WINDOW if window and context > window else account.reason)

@@ -50,16 +50,18 @@
   }
 
   // loaded_weights.py pipeline_layers and fullest_stage_bytes over the table's tensor shares.
-  // shares: [layers, embeddings, output head, vision tower]; `vision`: the engine loads the tower.
+  // shares: [layers, embeddings, output head, vision tower, MTP draft]; `vision`: the engine loads the
+  // tower (on the first stage); `drafting`: the MTP layers draft tokens (on the last stage).
   function weightsPerGpu(model, precision, padding, split, drafting, vision) {
-    var table = model.precisions[precision][drafting ? "weights_drafting" : "weights"], shares = (table[padding] || table.none)[split.tensor].map(B);
+    var table = model.precisions[precision].weights, shares = (table[padding] || table.none)[split.tensor].map(B);
     var pipeline = split.pipeline, layers = model.layers, stages = [], best = 0n, first = shares[1] + (vision ? shares[3] : 0n);
-    if (pipeline === 1) return shares[0] + first + shares[2];
+    var last = shares[2] + (drafting ? shares[4] : 0n);
+    if (pipeline === 1) return shares[0] + first + last;
     for (var i = 0; i < pipeline; i++) stages.push(Math.floor(layers / pipeline));
     for (var index = 2; index < layers % pipeline + 2; index++) stages[pipeline - index] += 1;
     stages.forEach(function (count, stage) {
       best = maxBig(best, ceilDiv(shares[0] * B(count), B(layers)) + (stage === 0 ? first : 0n) +
-        (stage === pipeline - 1 ? shares[2] : 0n));
+        (stage === pipeline - 1 ? last : 0n));
     });
     return best;
   }
@@ -145,9 +147,8 @@
     var nonKv = { cuda_context: B(s.baseline), outside_fraction: roundHalfEven(before * (fraction[1] - fraction[0]), fraction[1]), states: states };
     var available = floorDiv(before * fraction[0], fraction[1]) - (weights - p.draftWeights) - states;
     var perToken = sglangPool(p, target), profiled = maxBig(available, 0n) / perToken, kvTokens = profiled, reason = null;
-    if (drafting && profiled > 0n) {  // draft_headroom_tokens, then the draft's pool and weights outside the static share
-      var requests = Math.min(Math.max(Math.trunc(Number(profiled) / context * 512), 2048), 4096);
-      kvTokens += B(requests * s.draft_headroom_per_request + s.draft_headroom_extra);
+    if (drafting && profiled > 0n) {  // the headroom, then the draft's pool and weights outside the static share
+      kvTokens += B(s.draft_headroom);
       var withDraft = sglangPool(p, kindsOf(p, true));
       nonKv.draft_cache = kvTokens * withDraft - profiled * perToken;
       nonKv.outside_fraction -= p.draftWeights + nonKv.draft_cache;
@@ -159,7 +160,8 @@
     else if (profiled <= 0n) reason = REASONS[2];
     else if (kvTokens < B(context)) reason = REASONS[3];
     return { memoryFraction: fraction, nonKv: nonKv, available: available, kvBytesPerToken: perToken, kvTokens: Number(kvTokens),
-      maxConcurrency: concurrency, reason: reason, maxUsers: reason === null ? Math.floor(concurrency) : 0,
+      maxConcurrency: concurrency, reason: reason,
+      maxUsers: reason === null ? Math.min(Math.floor(concurrency), drafting ? s.draft_running_requests : Infinity) : 0,
       maxContext: reason === null || reason === REASONS[3] ? Number(minBig(kvTokens, B(window))) : 0 };
   }
 
@@ -208,7 +210,9 @@
     var window = model.context_window;  // the longest context a plan may offer
     Object.assign(p, ENGINES[record.accounting].account(p, shared, p.weights, context, window || Math.max(context, model.window)));
     if (window && context > window) Object.assign(p, { reason: REASONS[4], maxUsers: 0 });
-    if (request.speculative && split.pipeline > 1) Object.assign(p, { reason: REASONS[7], maxUsers: 0, maxContext: 0 });
+    if (request.speculative && split.pipeline > 1 && !record.speculative_with_pipeline) {
+      Object.assign(p, { reason: REASONS[7], maxUsers: 0, maxContext: 0 });
+    }
     if (!served) Object.assign(p, { reason: runs ? REASONS[5] : REASONS[6], maxUsers: 0, maxContext: 0 });
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second && served) {
@@ -327,7 +331,8 @@
     var context = request.context || T.default_context, users = request.users || 1, perCell = T.cell_bytes[request.cacheType];
     var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell * cells, room = gpu.memory_bytes - L.fit_margin;
     var windowKv = T.window_cells === null ? fullKv : perCell * Math.min(cells, T.window_cells);
-    var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * users, "-": 0 };  // a state per --parallel slot
+    var slots = users > 1 ? users : L.auto_slots;  // --parallel, or llama-server's 4 slots without it
+    var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * slots, "-": 0 };  // a state per slot
     var attentionLayers = T.layer_caches.replace(/[r-]/g, "").length, stateLayers = T.layer_caches.replace(/[^r]/g, "").length;
     function fullest(p) { return Math.max.apply(null, p.weights.map(function (w, i) { return w + p.kv[i]; })); }
     function fits(ngl, cpuMoe) { return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, cacheBytes)) + T.compute_buffer <= room; }
