@@ -238,9 +238,6 @@ VLLM = Engine(
     # vllm/model_executor/models: qwen3_next.py, kimi_linear.py, granitemoehybrid.py (Mamba2 hybrids)
     recurrent_kinds=("gated_deltanet", "kimi_delta", "mamba2"),
     rope_override=rope_override,
-    # vllm/config/speculative.py (0.33.0): "mtp" drafts with the target checkpoint's own MTP layers
-    # (deepseek_mtp, glm4_moe_mtp, qwen3_next_mtp are deprecated names of it); one token ahead, as
-    # the GLM-4.5 recipe recommends ("num_speculative_tokens 1 for optimal throughput")
     # vllm/config/multimodal.py language_model_only: "disables all multimodal inputs by setting all
     # modality limits to 0"; interfaces.py _mark_tower_model: tower components "are automatically
     # skipped when --limit-mm-per-prompt is set to zero for all of their modalities" (not loaded), and
@@ -249,5 +246,8 @@ VLLM = Engine(
     # the draft runs with one pipeline stage of its own, on the target's last (speculative.py
     # create_draft_parallel_config: pipeline_parallel_size=1; gpu_model_runner.py loads it there)
     speculative_with_pipeline=True,
+    # vllm/config/speculative.py (0.33.0): "mtp" drafts with the target checkpoint's own MTP layers
+    # (deepseek_mtp, glm4_moe_mtp, qwen3_next_mtp are deprecated names of it); one token ahead, as
+    # the GLM-4.5 recipe recommends ("num_speculative_tokens 1 for optimal throughput")
     speculative_flags=(("--speculative-config", '\'{"method": "mtp", "num_speculative_tokens": 1}\''),),
 )

@@ -39,8 +39,8 @@ def kv_cache(arch: Architecture, bits: int = 16) -> KvCache:
     them whatever the KV cache's type (layer_kinds.RecurrentStateLayers.state_bytes_on_gpu)."""
     kinds = layer_kinds(arch)
 
-    def total(selected, at: int = bits) -> int:
-        return sum(kind.layers * kind.values_on_gpu(1) for kind in selected) * at // 8
+    def total(selected) -> int:
+        return sum(kind.layers * kind.values_on_gpu(1) for kind in selected) * bits // 8
 
     windows = [kind for kind in kinds if kind.window is not None]
     return KvCache(

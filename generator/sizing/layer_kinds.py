@@ -135,7 +135,7 @@ def layer_kinds(arch: Architecture, drafting: int = 0) -> tuple[LayerKind, ...]:
         kinds.append(RecurrentStateLayers(linear.layers, linear.value_heads, linear.key_head_dim, linear.value_head_dim,
                                           2 * linear.key_dim + linear.value_dim, linear.conv_kernel,
                                           linear.key_heads if linear.kind == "mamba2" else 0,
-                                          4 if linear.ssm_state_float32 else STATE_BYTES_PER_VALUE))
+                                          FP32_STATE_BYTES_PER_VALUE if linear.ssm_state_float32 else STATE_BYTES_PER_VALUE))
     return tuple(kind for kind in kinds if kind.layers)
 
 
@@ -168,6 +168,7 @@ class KindBytes(NamedTuple):
 # NOTE: recurrent states stay in the model's 16-bit type with an FP8 KV cache (vLLM's MambaSpec
 # takes the model dtype, SGLang's mamba pool too).
 STATE_BYTES_PER_VALUE = 2
+FP32_STATE_BYTES_PER_VALUE = 4  # an SSM matrix the config keeps in FP32 (mamba_ssm_cache_dtype float32)
 
 
 def kind_bytes(arch: Architecture, tensor: int, bytes_per_value: int, drafting: int = 0) -> tuple[KindBytes, ...]:

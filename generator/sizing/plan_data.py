@@ -79,7 +79,8 @@ def model_tables(model: Model, largest_machine: int) -> dict:
                   for engine in SERVING_ENGINES.values()}
         weights = next((w for w in served.values() if w is not None), None)
         stored = sized_formats(model, key)
-        # [layers, embeddings, output head] on one GPU, per tensor-parallel size, for each padding
+        # [layers, embeddings, output head, vision tower, MTP draft] on one GPU (loaded_weights.TensorShares),
+        # per tensor-parallel size, for each padding
         # of MXFP4 experts an engine applies (only where the format has MXFP4 routed experts)
         paddings = [None]
         if stored.format_of("routed_experts") == "mxfp4":
@@ -94,8 +95,9 @@ def model_tables(model: Model, largest_machine: int) -> dict:
     kinds, kinds_drafting, reads = {}, {}, {}
     for kv_dtype in KV_DTYPES:
         kinds[kv_dtype] = {str(tp): [list(kind) for kind in kind_bytes(arch, tp, kv_dtype_bytes(kv_dtype))] for tp in sizes}
-        kinds_drafting[kv_dtype] = {str(tp): [list(kind) for kind in kind_bytes(arch, tp, kv_dtype_bytes(kv_dtype), arch.extra_layers)]
-                                    for tp in sizes}
+        if arch.extra_layers:
+            kinds_drafting[kv_dtype] = {str(tp): [list(kind) for kind in kind_bytes(arch, tp, kv_dtype_bytes(kv_dtype), arch.extra_layers)]
+                                        for tp in sizes}
         cache = kv_read_cache(arch, kv_dtype)
         reads[kv_dtype] = [cache.bytes_per_token, cache.window_bytes_per_token, cache.window_tokens, cache.state_bytes]
     return {
@@ -107,7 +109,7 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         # per engine, fit.py's order: the first that fits is the best
         "precision_order": {key: list(precisions_largest_first(model, key)) for key in SERVING_ENGINES},
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
-        "kinds_drafting": kinds_drafting if arch.extra_layers else None,  # with the MTP layers' cache
+        "kinds_drafting": kinds_drafting or None,  # with the MTP layers' cache (models that have them)
         # SGLang's draft builds its own embedding and head before it shares the target's, per TP size
         "sglang_draft_copies": {str(tp): draft_copy_bytes(model, tp) for tp in sizes} if arch.extra_layers else None,
         "vision": arch.vision is not None,  # a vision tower, which engines with text-only flags leave on disk
