@@ -164,6 +164,7 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
 
 
 def llama_cpp_text(plan: LlamaCppPlan) -> str:
+    cache = "KV cache and states" if plan.state_bytes_per_user else "KV cache"
     lines = [
         f"{plan.model.name} {plan.request.quant} on {plan.count} × {plan.gpu.name}, {LLAMA_CPP.name} ({LLAMA_CPP.version})",
         f"GGUF file {_gib(plan.file.file_bytes)} ({plan.file.bits_per_weight:.2f} bits per weight); "
@@ -174,11 +175,11 @@ def llama_cpp_text(plan: LlamaCppPlan) -> str:
         "  per GPU (the fullest)",
         f"    memory CUDA reports     {_gib(plan.total_memory_bytes):>14}",
         f"    weights                 {_gib(plan.weights_bytes_per_gpu):>14}",
-        f"    KV cache{' and states' if plan.state_bytes_per_user else '           '}     {_gib(plan.kv_bytes_per_gpu):>14}",
+        f"    {cache:<23} {_gib(plan.kv_bytes_per_gpu):>14}",
         f"    compute buffer          {_gib(plan.compute_buffer_bytes):>14}",
         "  system RAM",
         f"    weights                 {_gib(plan.weights_bytes_in_ram):>14}",
-        f"    KV cache{' and states' if plan.state_bytes_per_user else '           '}     {_gib(plan.kv_bytes_in_ram):>14}",
+        f"    {cache:<23} {_gib(plan.kv_bytes_in_ram):>14}",
         "",
         f"  starts                  {'yes' if plan.starts else 'no: more than the GPU holds once llama.cpp keeps 1 GiB free'}",
     ]
