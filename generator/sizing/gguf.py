@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
 from generator.catalog.records import Model
-from generator.sizing.layer_kinds import attention_tensors, linear_attention_tensors, recurrent_layer_indices
+from generator.sizing.layer_kinds import attention_tensors, linear_attention_tensors, pattern_letter, recurrent_layer_indices
 
 
 class GgmlType(NamedTuple):
@@ -125,7 +125,8 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
     """One layer's MLP or MoE block; without a gate where the model has none (relu2: NemotronH)."""
     arch = model.architecture
     hidden, gated = arch.hidden_size, arch.gated_mlp
-    dense = (arch.layer_pattern[i] == "-") if arch.layer_pattern and i < arch.layers else i < (arch.dense_layers or 0)
+    letter = pattern_letter(arch, i)
+    dense = letter == "-" if letter else i < (arch.dense_layers or 0)
     if arch.moe is None or dense:
         if gated:
             yield _matrix("ffn_gate", i, hidden, arch.intermediate_size)
@@ -189,7 +190,7 @@ def gguf_tensors(model: Model) -> list[GgufTensor]:
     recurrent = recurrent_layer_indices(arch)
     for i in range(gguf_blocks(model)):
         result += [_vector("layer_norms", i, arch.norms_per_layer * hidden)]
-        letter = arch.layer_pattern[i] if arch.layer_pattern and i < arch.layers else None
+        letter = pattern_letter(arch, i)
         if letter is None or letter in "M*":  # a pattern's layer is its mixer or its feed-forward alone
             result += _mamba2(model, i) if i in recurrent else _attention(model, i)
         if letter is None or letter in "-E":

@@ -139,6 +139,12 @@ def layer_kinds(arch: Architecture, drafting: int = 0) -> tuple[LayerKind, ...]:
     return tuple(kind for kind in kinds if kind.layers)
 
 
+def pattern_letter(arch: Architecture, layer: int) -> str | None:
+    """The layer's letter in a NemotronH pattern (M, *, - or E); None without a pattern, or past the
+    model's layers (a GGUF file's NextN blocks)."""
+    return arch.layer_pattern[layer] if arch.layer_pattern and layer < arch.layers else None
+
+
 def recurrent_layer_indices(arch: Architecture) -> frozenset[int]:
     """Which layers hold a recurrent state: the attention layers evenly spaced among them, each in
     the middle of its period (Granite-4.0-H-Small: "Full attention layers 4 (positions 5, 15, 25, 35)"
@@ -149,7 +155,7 @@ def recurrent_layer_indices(arch: Architecture) -> frozenset[int]:
     if linear is None:
         return frozenset()
     if arch.layer_pattern:  # NemotronH names each layer
-        return frozenset(layer for layer, letter in enumerate(arch.layer_pattern) if letter == "M")
+        return frozenset(layer for layer in range(arch.layers) if pattern_letter(arch, layer) == "M")
     period = arch.layers // arch.attention_layers
     attention = {layer for layer in range(arch.layers) if layer % period == period // 2}
     attention = set(sorted(attention)[:arch.attention_layers])

@@ -35,7 +35,7 @@ from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, plain_number, round_up, rope_scaling_at
 from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_blocks, gguf_file, tensor_bytes
 from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
-from generator.sizing.layer_kinds import RecurrentStateLayers, layer_kinds, recurrent_layer_indices
+from generator.sizing.layer_kinds import RecurrentStateLayers, layer_kinds, pattern_letter, recurrent_layer_indices
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 
 def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
@@ -202,7 +202,7 @@ def layer_caches(model: Model) -> str:
     a, recurrent = arch.attention, recurrent_layer_indices(arch)
     windowed, layers = a.sliding_window_layers or 0, arch.layers
     period = layers // (layers - windowed) if layers > windowed else 1
-    caches = "".join("-" if arch.layer_pattern and arch.layer_pattern[layer] in "-E" else "r" if layer in recurrent
+    caches = "".join("-" if pattern_letter(arch, layer) in ("-", "E") else "r" if layer in recurrent
                      else "1" if windowed and (windowed == layers or layer % period < period - 1)
                      else "0" for layer in range(layers))
     return caches + "-" * (gguf_blocks(model) - layers)  # the NextN blocks the file keeps
