@@ -161,6 +161,8 @@ def test_refuses_to_overwrite_without_force(tmp_path, content_copy, capsys):
     [
         ({"model_type": "llama"}, "config.json: num_hidden_layers: missing (add-model needs it)"),
         (None, "config.json: missing (add-model needs the checkpoint's config.json)"),
+        ({**hf_configs.NEMOTRON_3_NANO_30B, "hybrid_override_pattern": "MEM<script>"},
+         'config.json: hybrid_override_pattern: must be letters among M, *, - and E, one per layer (got "MEM<script>")'),
     ],
 )
 def test_unreadable_checkpoints_give_one_line(tmp_path, content_copy, capsys, config, message):

@@ -14,7 +14,7 @@ from generator.languages import in_every_language as N_
 from generator.catalog.checkpoint import Checkpoint, parameter_count
 from generator.catalog.hf_families import EVERY_OTHER_LAYER_SLIDES, ONE_NORM_TYPES, common_keys
 from generator.catalog.slugs import slugify
-from generator.catalog.schema import TODO
+from generator.catalog.schema import LAYER_PATTERN, TODO
 
 # Attention and MoE layouts by model_type (transformers' names).
 MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}
@@ -73,6 +73,8 @@ def config_problem(config: dict) -> str | None:
                 return f"{prefix}{key}: must be a JSON object (got {_shown(value)})"
             if key in LIST_KEYS and not isinstance(value, list):
                 return f"{prefix}{key}: must be a JSON list (got {_shown(value)})"
+            if key == "hybrid_override_pattern" and isinstance(value, str) and not LAYER_PATTERN.fullmatch(value):
+                return f"{prefix}{key}: must be letters among M, *, - and E, one per layer (got {_shown(value)})"
     return None
 
 
