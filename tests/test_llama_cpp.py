@@ -216,3 +216,12 @@ def test_ngl_counts_the_nextn_block_the_file_keeps(catalog):
     three = llama_cpp_plan(air, gpu, 1, LlamaCppRequest(quant="Q4_K_M", context=4096, n_gpu_layers=3))
     output, block_45 = tables.layers[47], tables.layers[45]
     assert three.weights_bytes_per_gpu == output.weights + output.experts + block_45.weights + block_45.experts
+
+
+def test_the_page_s_own_gpu_commands_put_the_nextn_block_s_count_in_ngl_too(catalog):
+    """The 'your own GPU' rows and command hold every layer: for GLM-4.5-Air that is 46 blocks, the
+    NextN one and the output layer, --n-gpu-layers 48 (47 would leave block 0 in RAM)."""
+    from generator.sizing.own_gpu import own_gpu
+    own = own_gpu(_model(catalog, "glm-4-5-air"), catalog.gpus)
+    assert own.chosen.plan.n_gpu_layers == 48 and "--n-gpu-layers 48" in own.chosen.plan.command
+    assert own.offload is None or own.offload.n_gpu_layers == 48

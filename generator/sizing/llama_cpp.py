@@ -208,6 +208,12 @@ def layer_caches(model: Model) -> str:
     return caches + "-" * (gguf_blocks(model) - layers)  # the NextN blocks the file keeps
 
 
+def every_layer(model: Model) -> int:
+    """`--n-gpu-layers` that puts every layer on the GPUs: the file's blocks (NextN ones included)
+    and the output layer."""
+    return gguf_blocks(model) + 1
+
+
 def default_llama_cpp_context(model: Model) -> int:
     """The context a plan asks for unless told: the model's window, at most SHORT_CONTEXT (32,768)."""
     return min(default_context(model), SHORT_CONTEXT)
@@ -277,7 +283,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         return ngl == 0 or max(w + k for w, k in zip(weights, kv)) + compute <= room
 
     blocks = len(caches)  # the file's, NextN blocks included: what -ngl and --n-cpu-moe count
-    all_layers = blocks + 1
+    all_layers = every_layer(model)
     ngl, cpu_moe = request.n_gpu_layers, request.n_cpu_moe
     if ngl is None and cpu_moe is None and experts and not fits(all_layers, 0) and fits(all_layers, blocks):
         # keep every layer on the GPUs, and the experts of as many of them as fit (the last ones:

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from generator.catalog.records import Gpu, Model
 from generator.sizing.engine import engine_memory_bytes
 from generator.sizing.gguf import PAGE_QUANTS, GgufFile, gguf_file, gguf_sizable
-from generator.sizing.llama_cpp import FIT_MARGIN, LlamaCppPlan, LlamaCppRequest, default_llama_cpp_context, llama_cpp_plan
+from generator.sizing.llama_cpp import (
+    FIT_MARGIN, LlamaCppPlan, LlamaCppRequest, default_llama_cpp_context, every_layer, llama_cpp_plan,
+)
 
 CHOSEN_QUANT = "Q4_K_M"  # the page's commands: the quant most readers download
 
@@ -41,7 +43,7 @@ def _by_memory(gpus: tuple[Gpu, ...]) -> list[Gpu]:
 def _smallest_holding(model: Model, cards: list[Gpu], quant: str, context: int) -> LlamaCppPlan | None:
     """The plan on the card with the least memory that holds every layer (what the layers, their KV
     cache and the compute buffer take is the same on any card)."""
-    whole = LlamaCppRequest(quant, context, n_gpu_layers=model.architecture.layers + 1, n_cpu_moe=0)
+    whole = LlamaCppRequest(quant, context, n_gpu_layers=every_layer(model), n_cpu_moe=0)
     need = llama_cpp_plan(model, cards[-1], 1, whole).vram_bytes
     card = next((gpu for gpu in cards if engine_memory_bytes(gpu) - FIT_MARGIN >= need), None)
     return None if card is None else llama_cpp_plan(model, card, 1, whole)
@@ -61,7 +63,7 @@ def own_gpu(model: Model, gpus: tuple[Gpu, ...]) -> OwnGpu | None:
     if model.architecture.moe is not None:
         for gpu in cards:
             plan = llama_cpp_plan(model, gpu, 1, LlamaCppRequest(CHOSEN_QUANT, context))
-            if plan.starts and plan.n_gpu_layers == model.architecture.layers + 1:
+            if plan.starts and plan.n_gpu_layers == every_layer(model):
                 offload = plan
                 break
     return OwnGpu(context, rows, chosen, offload)
