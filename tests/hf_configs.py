@@ -20,6 +20,8 @@ QWEN3_30B_A3B = PUBLISHED["qwen3-30b-a3b"]
 DEEPSEEK_V3 = PUBLISHED["deepseek-v3"]
 GPT_OSS_20B = PUBLISHED["gpt-oss-20b"]
 GEMMA_3_27B = PUBLISHED["gemma-3-27b-it"]
+NEMOTRON_3_NANO_30B = PUBLISHED["nvidia-nemotron-3-nano-30b-a3b-bf16"]
+NEMOTRON_SUPER_49B = PUBLISHED["llama-3-3-nemotron-super-49b-v1"]
 
 # Transcriptions: no whole public copy of these files was found.
 QWEN3_NEXT_80B = {
@@ -85,17 +87,4 @@ COMMAND_R7B = {
     "model_type": "cohere2", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
     "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 32, "sliding_window": 4096,
     "sliding_window_pattern": 4, "vocab_size": 256000, "max_position_embeddings": 8192,
-}
-# nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16: the keys add-model reads, as the published config.json
-# gives them (read in a key-for-key copy; content/models/nemotron-3-nano-30b-a3b.yaml names it).
-NEMOTRON_3_NANO_30B = {
-    "architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h", "attention_bias": False, "conv_kernel": 4,
-    "head_dim": 128, "hidden_size": 2688,
-    "hybrid_override_pattern": "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
-    "intermediate_size": 1856, "mamba_head_dim": 64, "mamba_num_heads": 64, "mamba_ssm_cache_dtype": "float32",
-    "max_position_embeddings": 262144, "mlp_hidden_act": "relu2", "moe_intermediate_size": 1856,
-    "moe_shared_expert_intermediate_size": 3712, "n_groups": 8, "n_routed_experts": 128, "n_shared_experts": 1,
-    "num_attention_heads": 32, "num_experts_per_tok": 6, "num_hidden_layers": 52, "num_key_value_heads": 2,
-    "ssm_state_size": 128, "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_conv_bias": True,
-    "vocab_size": 131072,
 }

@@ -97,7 +97,6 @@ FAMILIES = [
     (hf_configs.MINIMAX_M2, "MiniMaxAI/MiniMax-M2", "minimax-m2"),
     (hf_configs.COMMAND_R_PLUS, "CohereLabs/c4ai-command-r-plus-08-2024", "c4ai-command-r-plus-08-2024"),
     (hf_configs.COMMAND_R7B, "CohereLabs/c4ai-command-r7b-12-2024", "c4ai-command-r7b-12-2024"),
-    (hf_configs.NEMOTRON_3_NANO_30B, "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "nemotron-3-nano-30b-a3b"),
 ]
 # The safetensors index names that tell add-model a multi-token-prediction layer ships its own embeddings.
 MTP_WEIGHT_NAMES = {
@@ -156,6 +155,13 @@ def test_refuses_to_overwrite_without_force(tmp_path, content_copy, capsys):
     assert main([*args, "--force"]) == 0
 
 
+def _nas_block(index: int, **parts: dict) -> dict:
+    """Llama-3.3-Nemotron-Super-49B's config.json with one block's attention or ffn replaced."""
+    blocks = [dict(block) for block in hf_configs.NEMOTRON_SUPER_49B["block_configs"]]
+    blocks[index].update(parts)
+    return {**hf_configs.NEMOTRON_SUPER_49B, "block_configs": blocks}
+
+
 @pytest.mark.parametrize(
     "config, message",
     [
@@ -163,6 +169,14 @@ def test_refuses_to_overwrite_without_force(tmp_path, content_copy, capsys):
         (None, "config.json: missing (add-model needs the checkpoint's config.json)"),
         ({**hf_configs.NEMOTRON_3_NANO_30B, "hybrid_override_pattern": "MEM<script>"},
          'config.json: hybrid_override_pattern: must be letters among M, *, - and E, one per layer (got "MEM<script>")'),
+        ({**hf_configs.NEMOTRON_SUPER_49B, "block_configs": hf_configs.NEMOTRON_SUPER_49B["block_configs"][:79]},
+         "config.json: block_configs: must have one block per layer (80, got 79)"),
+        (_nas_block(2, attention={"n_heads_in_group": None, "no_op": False, "replace_with_linear": True}),
+         "config.json: block_configs[2]: a layer replaced with a linear one is not sized (vLLM does not run it)"),
+        (_nas_block(3, attention={"n_heads_in_group": 4, "no_op": False, "replace_with_linear": False}),
+         "config.json: block_configs: n_heads_in_group must be the same in every attention layer (got [4, 8])"),
+        (_nas_block(4, ffn={"ffn_mult": "wide", "no_op": False, "replace_with_linear": False}),
+         'config.json: block_configs[4].ffn.ffn_mult: must be a number above 0, at most 100 (got "wide")'),
     ],
 )
 def test_unreadable_checkpoints_give_one_line(tmp_path, content_copy, capsys, config, message):
@@ -234,3 +248,25 @@ def test_add_model_writes_a_nemotron_h_pattern_as_the_catalog_has_it(tmp_path, c
     assert (arch.gated_mlp, arch.norms_per_layer, arch.linear_attention.ssm_state_float32) == (False, 1, True)
     assert replace(arch, formats=shipped.architecture.formats) == shipped.architecture
     assert sum(params_by_component(model).values()) == 31_577_940_288
+
+
+def test_add_model_writes_nemotron_nas_blocks_as_the_catalog_has_them(tmp_path, catalog, content_copy, capsys):
+    """Nemotron-NAS: block_configs give each layer its FFN (int(2 × ffn_mult × 8192 / 3) rounded up to
+    256: 5.25 -> 28672, 2.625 -> 14336, 3.28125 -> 17920) and drop attention from 31 of 80 layers."""
+    (content_copy / "models" / "llama-3-3-nemotron-super-49b-v1.yaml").unlink(missing_ok=True)
+    folder = checkpoint_folder(tmp_path, hf_configs.NEMOTRON_SUPER_49B)
+    assert main(["add-model", str(folder), "--id", "nvidia/Llama-3_3-Nemotron-Super-49B-v1",
+                 "--content", str(content_copy)]) == 0
+    written = content_copy / "models" / "llama-3-3-nemotron-super-49b-v1.yaml"
+    assert "  ffn_widths: [14336, 28672, 28672," in written.read_text()  # one wrapped list, not 80 lines
+    shipped = next(m for m in catalog.models if m.slug == "llama-3-3-nemotron-super-49b-v1")
+    fill_todos(written, shipped.params)
+    model = next(m for m in load_catalog(content_copy).models if m.slug == "llama-3-3-nemotron-super-49b-v1")
+    arch = model.architecture
+    assert (arch.ffn_widths[0], arch.ffn_widths[1], arch.ffn_widths[11], arch.ffn_widths[62]) == (14336, 28672, 17920, 2816)
+    assert arch.attention_free_layers[:3] == (6, 7, 11) and len(arch.attention_free_layers) == 31
+    assert (arch.attention.kv_heads, arch.attention_layers, arch.intermediate_size) == (8, 49, None)
+    assert replace(arch, formats=shipped.architecture.formats) == shipped.architecture
+    # 49 attention layers of q, k, v, o (8192² × 2 + 8192 × 1024 × 2), 80 SwiGLU FFNs, embeddings and head
+    # of 128256 × 8192, 49 + 80 norms and the final one: llama.cpp prints 49.87 B for the GGUF
+    assert sum(params_by_component(model).values()) == 49_867_145_216

@@ -153,3 +153,17 @@ def test_sglang_draft_copies_its_own_embedding_and_head_until_it_shares_the_targ
     assert (tight.starts, tight.reason) == (False, "weights_do_not_fit")
     roomy = plan(air, h100, 4, PlanRequest(engine="sglang", context=32768, speculative="mtp", memory_fraction=Fraction(97, 100)))
     assert roomy.starts and roomy.non_kv_bytes["outside_fraction"] > 620_756_992
+
+
+def test_nemotron_nas_layers_without_attention_cache_nothing_in_vllm_but_hold_a_slot_in_sglang(catalog):
+    """Llama-3.3-Nemotron-Super-49B: 49 of 80 layers have attention (8 KV heads of 128). vLLM caches
+    those alone (config/model.py get_num_layers_by_block_type counts `not attention.no_op`): at TP 2,
+    49 × 2 × 4 × 128 × 2 = 100,352 bytes a token on a GPU. SGLang 0.5.3rc2 sizes its pool over
+    num_hidden_layers: 80 × 2 × 4 × 128 × 2 = 163,840."""
+    from generator.sizing.planner import PlanRequest, plan
+    nas = next(m for m in catalog.models if m.slug == "llama-3-3-nemotron-super-49b-v1")
+    h100 = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    vllm = plan(nas, h100, 2, PlanRequest(engine="vllm", context=32768))
+    sglang = plan(nas, h100, 2, PlanRequest(engine="sglang", context=32768))
+    assert (vllm.kv_bytes_per_token, sglang.kv_bytes_per_token) == (100_352, 163_840)
+    assert vllm.starts and sglang.starts

@@ -225,3 +225,30 @@ def test_the_page_s_own_gpu_commands_put_the_nextn_block_s_count_in_ngl_too(cata
     own = own_gpu(_model(catalog, "glm-4-5-air"), catalog.gpus)
     assert own.chosen.plan.n_gpu_layers == 48 and "--n-gpu-layers 48" in own.chosen.plan.command
     assert own.offload is None or own.offload.n_gpu_layers == 48
+
+
+def test_a_nemotron_nas_layer_without_attention_caches_nothing_and_keeps_its_own_ffn(catalog):
+    """convert_hf_to_gguf.py DeciModel writes n_head_kv 0 for the 31 layers whose attention is a
+    no-op (no attn_* tensors, no attn_norm; K and V rows of 0 values: llama-hparams.cpp
+    n_embd_k_gqa) and each layer's own n_ff. Layer 6 has no attention and an FFN of
+    int(2 × 2.625 × 8192 / 3) = 14,336; layer 11 none and 17,920 (3.28125)."""
+    nas = _model(catalog, "llama-3-3-nemotron-super-49b-v1")
+    caches = layer_caches(nas)
+    assert caches.count("-") == 31 and caches[6:8] == "--" and caches[:6] == "000000"
+    tensors = {(t.name, t.layer): t for t, _ in gguf_file(nas, "Q4_K_M").types}
+    assert ("attn_q", 6) not in tensors and ("attn_q", 5) in tensors
+    assert tensors[("ffn_up", 6)].rows == 14_336 and tensors[("ffn_up", 11)].rows == 17_920
+    assert tensors[("layer_norms", 6)].row == 8192 and tensors[("layer_norms", 5)].row == 2 * 8192
+    # one cell of the 49 attention layers: K and V, 8 heads × 128, f16
+    plan = llama_cpp_plan(nas, _gpu(catalog, "h100-sxm"), 1, LlamaCppRequest(context=4096))
+    assert plan.kv_bytes_per_token == 49 * 2 * 1024 * 2 == 200_704
+
+
+def test_attn_v_takes_more_bits_by_its_rank_among_the_attention_layers(catalog):
+    """llama-quant.cpp counts attn_v tensors (i_attention_wv of n_attention_wv, 49 here), not blocks:
+    use_more_bits(i, 49) is i < 6, i >= 42 or (i - 6) % 3 == 2. Layers 6 and 7 have no attention, so
+    layer 8 is the 7th attn_v (i = 6: no) and layer 10 the 9th (i = 8: yes, Q6_K); the others stay at
+    Q4_K_M's Q4_K, raised to Q5_K for an 80-layer LLM_TYPE_70B."""
+    nas = _model(catalog, "llama-3-3-nemotron-super-49b-v1")
+    types = {(t.name, t.layer): kind for t, kind in gguf_file(nas, "Q4_K_M").types}
+    assert (types[("attn_v", 8)], types[("attn_v", 10)], types[("attn_v", 0)]) == ("Q5_K", "Q6_K", "Q6_K")

@@ -18,6 +18,18 @@ from generator.catalog.hf_config import config_problem, model_record, model_type
 from generator.catalog.schema import NOT_TEXT, TODO, repo_id as checked_repo_id, todo_paths
 
 
+class _Dumper(yaml.SafeDumper):
+    """YAML as the catalog writes it: a list of numbers (a layer pattern's widths) on wrapped lines."""
+
+
+def _list(dumper: yaml.SafeDumper, data: list) -> yaml.Node:
+    numbers = all(isinstance(item, int) and not isinstance(item, bool) for item in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=numbers or None)
+
+
+_Dumper.add_representer(list, _list)
+
+
 def add_model(folder: Path, content_dir: Path, repo_id: str | None, force: bool) -> tuple[Path, list[str]]:
     """Write the model's catalog file; return its path and the fields left as TODO."""
     if repo_id is not None:
@@ -44,7 +56,7 @@ def add_model(folder: Path, content_dir: Path, repo_id: str | None, force: bool)
     header = [f"# {record['name']}: written by add-model from {folder.name}/."]
     if todos:
         header.append("# Fill in every TODO (a value and its source) or delete the optional ones; `check` lists them.")
-    text = "\n".join(header) + "\n" + yaml.safe_dump(record, sort_keys=False, allow_unicode=True, width=100)
+    text = "\n".join(header) + "\n" + yaml.dump(record, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     target.parent.mkdir(parents=True, exist_ok=True)
     with catalog_lock(content_dir):
         replace_file(target, text, content_dir, mode_from=content_dir / "gpus.yaml")  # the catalog's mode, 0644

@@ -45,6 +45,8 @@ def _build(values: dict, parts: dict) -> Architecture:
         extra_layers_in_gguf=values.get("extra_layers_in_gguf", False),
         layer_pattern=values.get("layer_pattern"),
         gated_mlp=values.get("gated_mlp", True),
+        ffn_widths=values.get("ffn_widths", ()),
+        attention_free_layers=tuple(sorted(values.get("attention_free_layers", ()))),
         vision=VisionTower(**vision) if vision else None,
         formats=MappingProxyType({k: v for k, v in formats.items() if k != "default"}),
         default_format=formats.get("default", "bf16"),
@@ -76,7 +78,7 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
         ),
         ((arch.moe is None) == has_experts, "moe", "a model with experts has a moe block, and only such a model"),
         (
-            arch.dense_mlp_layers and arch.intermediate_size is None,
+            arch.dense_mlp_layers and arch.intermediate_size is None and not arch.ffn_widths,
             "intermediate_size",
             "missing (the width of the dense MLP layers)",
         ),
@@ -92,6 +94,7 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
             "needs mla attention with q_lora_rank (the indexer's queries come from the query latent)",
         ),
         *_pattern_problems(arch),
+        *_block_problems(arch),
         (
             arch.extra_layers_in_gguf and not arch.extra_layers,
             "extra_layers_in_gguf",
@@ -115,6 +118,23 @@ def _pattern_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
         (("E" in pattern) != (arch.moe is not None), "layer_pattern", "has E layers exactly when there is a moe block"),
         ("-" in pattern and arch.intermediate_size is None, "intermediate_size", "missing (the width of the - layers' MLP)"),
         (arch.dense_layers is not None, "dense_layers", "does not go with layer_pattern (the letters say which layers are dense)"),
+    ]
+
+
+def _block_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
+    """Nemotron-NAS's per-layer blocks: on a dense model of softmax attention only."""
+    if not (arch.ffn_widths or arch.attention_free_layers):
+        return []
+    field = "ffn_widths" if arch.ffn_widths else "attention_free_layers"
+    other = (arch.moe is not None or arch.linear_attention is not None or arch.layer_pattern is not None
+             or arch.extra_layers or arch.attention.sliding_window_layers or arch.dense_layers is not None)
+    return [
+        (bool(arch.ffn_widths) and len(arch.ffn_widths) != arch.layers, "ffn_widths",
+         f"must give one width per layer ({arch.layers}, got {len(arch.ffn_widths)})"),
+        (any(layer >= arch.layers for layer in arch.attention_free_layers), "attention_free_layers",
+         f"must list layers below {arch.layers}"),
+        (bool(other), field, "goes only with a dense model of full softmax attention (no moe, linear_attention, "
+         "layer_pattern, extra_layers, sliding window or dense_layers)"),
     ]
 
 

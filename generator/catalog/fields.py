@@ -80,6 +80,9 @@ ARCHITECTURE_FIELDS = {
     # NemotronH: one block per letter, each a mixer or a feed-forward alone (schema.layer_pattern)
     "layer_pattern": Field(schema.layer_pattern),
     "gated_mlp": Field(_flag),  # false: the MLP and the experts have up and down only (relu2)
+    # Nemotron-NAS block_configs: each layer's FFN width (0: none), the layers without attention
+    "ffn_widths": Field(schema.value_list(COUNT, 1000, "FFN widths, one per layer")),
+    "attention_free_layers": Field(schema.distinct_list(schema.whole_number(0, 999), 1000, "layer indexes")),
     "vision": Field(schema.mapping),
     "formats": Field(schema.mapping),
 }

@@ -26,7 +26,7 @@ SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
     "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
-    "nemotron_h",
+    "nemotron_h", "nemotron-nas",
 }
 
 
@@ -52,7 +52,7 @@ FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use
 TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type",
              "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
-LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers")
+LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs")
 
 
 def config_problem(config: dict) -> str | None:
@@ -75,6 +75,40 @@ def config_problem(config: dict) -> str | None:
                 return f"{prefix}{key}: must be a JSON list (got {_shown(value)})"
             if key == "hybrid_override_pattern" and isinstance(value, str) and not LAYER_PATTERN.fullmatch(value):
                 return f"{prefix}{key}: must be letters among M, *, - and E, one per layer (got {_shown(value)})"
+            if key == "block_configs" and isinstance(value, list):
+                problem = _block_configs_problem(value, section.get("num_hidden_layers"))
+                if problem:
+                    return f"{prefix}{key}{problem}"
+    return None
+
+
+def _block_configs_problem(blocks: list, layers: Any) -> str | None:
+    """Nemotron-NAS's blocks as the sizing reads them: one per layer, attention either a no-op or
+    grouped-query with one n_heads_in_group for all (SGLang refuses variable GQA too), an FFN either
+    a no-op or a SwiGLU of ffn_mult; no layer replaced with a linear one (vLLM's nemotron_nas.py has no
+    such layer)."""
+    if len(blocks) != layers:
+        return f": must have one block per layer ({_shown(layers)}, got {len(blocks)})"
+    groups = set()
+    for index, block in enumerate(blocks):
+        attention = block.get("attention") if isinstance(block, dict) else None
+        ffn = block.get("ffn") if isinstance(block, dict) else None
+        if not isinstance(attention, dict) or not isinstance(ffn, dict):
+            return f"[{index}]: must have an attention and an ffn mapping"
+        if attention.get("replace_with_linear") or ffn.get("replace_with_linear"):
+            return f"[{index}]: a layer replaced with a linear one is not sized (vLLM does not run it)"
+        if not attention.get("no_op"):
+            if not _whole(attention.get("n_heads_in_group"), 1):
+                return f"[{index}].attention.n_heads_in_group: must be a positive integer (got {_shown(attention.get('n_heads_in_group'))})"
+            groups.add(attention["n_heads_in_group"])
+        multiplier = ffn.get("ffn_mult")
+        if not ffn.get("no_op") and (isinstance(multiplier, bool) or not isinstance(multiplier, (int, float))
+                                     or not 0 < multiplier <= 100):
+            return f"[{index}].ffn.ffn_mult: must be a number above 0, at most 100 (got {_shown(multiplier)})"
+    if len(groups) > 1:
+        return f": n_heads_in_group must be the same in every attention layer (got {sorted(groups)})"
+    if not groups:
+        return ": needs at least one layer with attention"
     return None
 
 
@@ -227,6 +261,22 @@ def _nemotron_h(text: dict) -> dict:
     return arch
 
 
+def _nemotron_nas(text: dict) -> dict:
+    """Nemotron-NAS (vLLM's nemotron_nas.py, DeciLM): per layer, attention or none, and an FFN of
+    its own width or none (_ffn_mult_to_intermediate_size: int(2 × ffn_mult × hidden / 3), rounded
+    up to a multiple of 256)."""
+    blocks, hidden = text["block_configs"], text["hidden_size"]
+
+    def width(ffn: dict) -> int:
+        return 0 if ffn.get("no_op") else -(-int(2 * ffn["ffn_mult"] * hidden / 3) // 256) * 256
+
+    free = [index for index, block in enumerate(blocks) if block["attention"].get("no_op")]
+    arch: dict[str, Any] = {"ffn_widths": [width(block["ffn"]) for block in blocks]}
+    if free:
+        arch["attention_free_layers"] = free
+    return arch
+
+
 def _vision(config: dict) -> dict | None:
     vision = config.get("vision_config")
     if not isinstance(vision, dict) or not vision.get("num_hidden_layers"):
@@ -253,7 +303,7 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
     }
     moe, _, _ = _moe(model_type, text)
     dense_layers = text.get("first_k_dense_replace")
-    if moe is None or dense_layers:
+    if (moe is None or dense_layers) and model_type != "nemotron-nas":
         arch["intermediate_size"] = text["intermediate_size"]
     if moe is not None and dense_layers:
         arch["dense_layers"] = dense_layers
@@ -275,6 +325,8 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
         }
     if model_type == "nemotron_h":
         arch.update(_nemotron_h(text))
+    if model_type == "nemotron-nas":
+        arch.update(_nemotron_nas(text))
     if moe is not None:
         arch["moe"] = moe
     arch.update(_extra_layers(model_type, text, checkpoint.tensor_names, layers))
@@ -284,7 +336,7 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
     formats, _ = _formats(config)
     present = {
         "attention": True,
-        "dense_mlp": "intermediate_size" in arch,
+        "dense_mlp": "intermediate_size" in arch or "ffn_widths" in arch,
         "routed_experts": moe is not None,
         "shared_experts": bool(moe and moe.get("shared_experts")),
         "extra_layers": bool(arch.get("extra_layers")),

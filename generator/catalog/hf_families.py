@@ -45,6 +45,11 @@ def common_keys(model_type: str, text: dict) -> dict:
         common["router_bias"] = True
         if "E" not in str(text.get("hybrid_override_pattern", "")):
             common["n_routed_experts"] = None
+    elif model_type == "nemotron-nas":
+        # DeciLMConfig: KV heads per block (num_attention_heads // n_heads_in_group), one for all here
+        group = next(block["attention"]["n_heads_in_group"] for block in text["block_configs"]
+                     if not block["attention"].get("no_op"))
+        common["num_key_value_heads"] = text["num_attention_heads"] // group
     elif model_type == "glm4_moe":
         common["router_bias"] = True  # Glm4MoeTopkRouter keeps e_score_correction_bias (modeling_glm4_moe.py)
     return common

@@ -162,6 +162,10 @@ class Architecture:
     # MLP, E a MoE (None: every layer a mixer then a feed-forward)
     layer_pattern: str | None = None
     gated_mlp: bool = True  # False: MLP and experts are up and down projections only (relu2)
+    # Nemotron-NAS (DeciLM) block_configs: each layer's FFN width (0: no FFN), and the layers whose
+    # attention is a no-op (no attention, no norm, no cache); () every layer alike
+    ffn_widths: tuple[int, ...] = ()
+    attention_free_layers: tuple[int, ...] = ()
     vision: VisionTower | None = None
     formats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # component -> format
     default_format: str = "bf16"
@@ -171,13 +175,16 @@ class Architecture:
         """Softmax-attention layers: every layer but the linear-attention ones (a pattern's `*`)."""
         if self.layer_pattern:
             return self.layer_pattern.count("*")
-        return self.layers - (self.linear_attention.layers if self.linear_attention else 0)
+        free = len(self.attention_free_layers) + (self.linear_attention.layers if self.linear_attention else 0)
+        return self.layers - free
 
     @property
     def dense_mlp_layers(self) -> int:
         """Layers with a dense MLP: all of them without MoE, else the leading dense ones (a pattern's `-`)."""
         if self.layer_pattern:
             return self.layer_pattern.count("-")
+        if self.ffn_widths:
+            return sum(1 for width in self.ffn_widths if width)
         return self.layers if self.moe is None else (self.dense_layers or 0)
 
     @property
@@ -185,6 +192,32 @@ class Architecture:
         if self.layer_pattern:
             return self.layer_pattern.count("E")
         return self.layers - self.dense_mlp_layers
+
+    def has_attention(self, layer: int) -> bool:
+        """Whether a layer that is not a linear-attention one has softmax attention (Nemotron-NAS: not
+        where its attention is a no-op)."""
+        return layer not in self.attention_free_layers
+
+    def ffn_width(self, layer: int) -> int:
+        """The dense MLP's width in `layer` (0: none)."""
+        return self.ffn_widths[layer] if self.ffn_widths else self.intermediate_size or 0
+
+    @property
+    def widest_ffn(self) -> int | None:
+        return max(self.ffn_widths) if self.ffn_widths else self.intermediate_size
+
+    @property
+    def narrowest_ffn(self) -> int | None:
+        """The narrowest MLP a layer has (layers without one left out)."""
+        return min(width for width in self.ffn_widths if width) if self.ffn_widths else self.intermediate_size
+
+    @property
+    def norm_vectors(self) -> int:
+        """The layers' norms: `norms_per_layer` each, or (Nemotron-NAS) one before each attention and
+        one before each FFN a layer has."""
+        if self.ffn_widths or self.attention_free_layers:
+            return self.attention_layers + self.dense_mlp_layers
+        return self.norms_per_layer * self.layers
 
     @property
     def mlp_matrices(self) -> int:

@@ -177,6 +177,17 @@ def mappings(limit: int) -> Callable[[Any], list]:
     return check
 
 
+def value_list(item: Callable[[Any], Any], limit: int, what: str) -> Callable[[Any], tuple]:
+    """A list of 1 to `limit` values, each passing `item` (`what` names them in the error)."""
+
+    def check(value: Any) -> tuple:
+        if not isinstance(value, list) or not 1 <= len(value) <= limit:
+            raise ValueError(f"must be a list of 1 to {limit} {what}")
+        return tuple(item(entry) for entry in value)
+
+    return check
+
+
 def distinct_list(item: Callable[[Any], Any], limit: int, what: str) -> Callable[[Any], tuple]:
     """A list of 1 to `limit` distinct values, each passing `item` (`what` names them in the error)."""
 

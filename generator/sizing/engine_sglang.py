@@ -11,7 +11,7 @@ from fractions import Fraction
 from math import floor
 from typing import Sequence
 
-from generator.catalog.records import Gpu, Model, RopeScaling
+from generator.catalog.records import Architecture, Gpu, Model, RopeScaling
 from generator.sizing.engine import (
     CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MIB, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting, CommandTemplate,
     Engine, PlanRequest, cdiv, drafting_layers, engine_memory_bytes, kv_dtype_bytes, plain_number, round_up,
@@ -70,11 +70,20 @@ def sglang_mem_fraction_static(memory_bytes: int, tensor: int, pipeline: int, dr
     return Fraction(round((memory - reserved) / memory, 3)).limit_denominator(1000)
 
 
-def pool_bytes_per_token(kinds: Sequence[KindBytes], pipeline: int) -> int:
+def pool_bytes_per_token(kinds: Sequence[KindBytes], pipeline: int, idle_layers: int = 0) -> int:
     """Every softmax-attention layer of the stage keeps every token (0.5.3rc2 turns the
-    sliding-window pool off for gpt-oss and Gemma), page size 1."""
+    sliding-window pool off for gpt-oss and Gemma), page size 1. `idle_layers`: layers without
+    attention that get a slot all the same (pool_idle_layers)."""
     cached = [kind for kind in kinds if not kind.per_sequence]
-    return cdiv(sum(kind.layers for kind in cached), pipeline) * cached[0].bytes
+    return cdiv(sum(kind.layers for kind in cached) + idle_layers, pipeline) * cached[0].bytes
+
+
+def pool_idle_layers(arch: Architecture) -> int:
+    """Nemotron-NAS layers whose attention is a no-op: 0.5.3rc2 sizes its token pool for every
+    layer of a model that is not a hybrid (model_runner.py profile_max_num_token: cell_size over
+    num_effective_layers; configs/model_config.py num_attention_layers = num_hidden_layers), and
+    nemotron_nas.py builds no attention there, so their slots stay unused."""
+    return len(arch.attention_free_layers)
 
 
 def state_pool_bytes(kinds: Sequence[KindBytes], pipeline: int) -> int:
@@ -107,13 +116,14 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
     states = state_pool_bytes(kinds, split.pipeline)
     non_kv = {"cuda_context": SGLANG_BASELINE, "outside_fraction": round(before * (1 - fraction)), "states": states}
     available = floor(before * fraction) - (weights - draft_weights) - states
-    per_token = pool_bytes_per_token(kinds, split.pipeline)
+    idle = pool_idle_layers(model.architecture)
+    per_token = pool_bytes_per_token(kinds, split.pipeline, idle)
     profiled = max(available, 0) // per_token
     kv_tokens = profiled
     if drafting and profiled > 0:
         kv_tokens += SGLANG_DRAFT_HEADROOM
         with_draft = pool_bytes_per_token(kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype),
-                                                     drafting), split.pipeline)
+                                                     drafting), split.pipeline, idle)
         non_kv["draft_cache"] = kv_tokens * with_draft - profiled * per_token
         non_kv["outside_fraction"] -= draft_weights + non_kv["draft_cache"]
         per_token = with_draft
@@ -136,7 +146,7 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
 
 def sequence_kv_bytes(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, tokens: int) -> int:
     kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
-    return pool_bytes_per_token(kinds, split.pipeline) * tokens
+    return pool_bytes_per_token(kinds, split.pipeline, pool_idle_layers(model.architecture)) * tokens
 
 
 def fitting_fraction(total: int, tensor: int, asked: Fraction) -> Fraction:

@@ -150,7 +150,7 @@ def activation_peak(model: Model, tensor: int, tokens: int, sequences: int) -> i
     arch = model.architecture
     widths = []
     if arch.dense_mlp_layers:
-        widths.append(arch.mlp_matrices * cdiv(arch.intermediate_size, tensor))
+        widths.append(arch.mlp_matrices * cdiv(arch.widest_ffn, tensor))
     if arch.moe is not None:
         widths.append(model.experts_per_token * (arch.mlp_matrices * cdiv(arch.moe.expert_intermediate_size, tensor)
                                                  + arch.hidden_size))

@@ -17,7 +17,7 @@ Sources (llama.cpp at commit c392e5094deaf2d1a7c18683214f007fad3fe42b, 2025-02-2
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator, NamedTuple
 
 from generator.catalog.records import Model
@@ -78,6 +78,9 @@ class GgufTensor:
     rows: int
     source: str  # F32 or the conversion's 16-bit type
     experts: bool = False  # a 3-D tensor of every routed expert (ffn_*_exps)
+    # llama-quant.cpp's counter for it where one is kept: attn_v counts the attn_v tensors
+    # (i_attention_wv), ffn_down of a model without experts the ffn_down ones (i_ffn_down); else the block
+    rank: int | None = None
 
     @property
     def values(self) -> int:
@@ -122,16 +125,20 @@ def _mamba2(model: Model, i: int) -> Iterator[GgufTensor]:
 
 
 def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
-    """One layer's MLP or MoE block; without a gate where the model has none (relu2: NemotronH)."""
+    """One layer's MLP or MoE block; without a gate where the model has none (relu2: NemotronH), and
+    none where the layer has no FFN (Nemotron-NAS: n_ff 0, convert_hf_to_gguf.py DeciModel)."""
     arch = model.architecture
     hidden, gated = arch.hidden_size, arch.gated_mlp
     letter = pattern_letter(arch, i)
     dense = letter == "-" if letter else i < (arch.dense_layers or 0)
     if arch.moe is None or dense:
+        width = arch.ffn_width(min(i, arch.layers - 1))  # a NextN block is as wide as the layers
+        if not width:
+            return
         if gated:
-            yield _matrix("ffn_gate", i, hidden, arch.intermediate_size)
-        yield _matrix("ffn_up", i, hidden, arch.intermediate_size)
-        yield _matrix("ffn_down", i, arch.intermediate_size, hidden)
+            yield _matrix("ffn_gate", i, hidden, width)
+        yield _matrix("ffn_up", i, hidden, width)
+        yield _matrix("ffn_down", i, width, hidden)
         return
     moe, experts = arch.moe, model.experts
     yield _vector("ffn_gate_inp", i, hidden * experts)  # the router: F32 (convert_hf_to_gguf.py)
@@ -189,18 +196,42 @@ def gguf_tensors(model: Model) -> list[GgufTensor]:
     result = [_matrix("token_embd", None, hidden, arch.vocab_size)]
     recurrent = recurrent_layer_indices(arch)
     for i in range(gguf_blocks(model)):
-        result += [_vector("layer_norms", i, arch.norms_per_layer * hidden)]
         letter = pattern_letter(arch, i)
-        if letter is None or letter in "M*":  # a pattern's layer is its mixer or its feed-forward alone
-            result += _mamba2(model, i) if i in recurrent else _attention(model, i)
+        block = []
+        if i in recurrent:
+            block += _mamba2(model, i)
+        elif (letter is None or letter == "*") and arch.has_attention(i):  # a pattern's layer is its mixer or its feed-forward alone
+            block += _attention(model, i)
         if letter is None or letter in "-E":
-            result += _feed_forward(model, i)
+            block += _feed_forward(model, i)
         if i >= arch.layers:
-            result += _prediction_inputs(model, i)
+            block += _prediction_inputs(model, i)
+        result += [_vector("layer_norms", i, _norms(arch, i) * hidden), *block]
     result.append(_vector("output_norm", None, hidden))
     if not arch.tied_embeddings:
         result.append(_matrix("output", None, hidden, arch.vocab_size))
-    return result
+    return _ranked(result, model.experts is None)
+
+
+def _norms(arch, i: int) -> int:
+    """A block's norms: `norms_per_layer`, or (Nemotron-NAS) one per attention and FFN it has."""
+    if not (arch.ffn_widths or arch.attention_free_layers) or i >= arch.layers:
+        return arch.norms_per_layer
+    return arch.has_attention(i) + (arch.ffn_width(i) > 0)
+
+
+def _ranked(tensors: list[GgufTensor], dense: bool) -> list[GgufTensor]:
+    """The tensors with llama-quant.cpp's counters (GgufTensor.rank), in file order."""
+    counters: dict[str, int] = {}
+
+    def ranked(tensor: GgufTensor) -> GgufTensor:
+        counter = "attn_v" if tensor.name in ("attn_v", "attn_qkv") else "ffn_down" if dense and tensor.name == "ffn_down" else None
+        if counter is None:
+            return tensor
+        counters[counter] = counters.get(counter, -1) + 1
+        return replace(tensor, rank=counters[counter])
+
+    return [ranked(tensor) for tensor in tensors]
 
 
 # ---- llama-quant.cpp llama_tensor_get_type, for the presets of PRESETS ----------------------------
@@ -213,7 +244,8 @@ def _use_more_bits(i_layer: int, n_layers: int) -> bool:
 class QuantizeFacts:
     """What llama_tensor_get_type reads of the model."""
 
-    layers: int  # the file's blocks, as llama-quant counts them
+    layers: int  # the file's blocks, as llama-quant counts them (n_ffn_down)
+    attention_layers: int  # n_attention_wv: the blocks with attention (a hybrid's, Nemotron-NAS's fewer)
     n_expert: int
     n_gqa: int
     is_70b: bool  # LLM_TYPE_70B: 80 layers of Llama or Qwen2 (llama-model.cpp)
@@ -225,13 +257,15 @@ def gguf_facts(model: Model) -> QuantizeFacts:
     a = arch.attention
     gqa = a.heads // a.kv_heads if a.kind == "gqa" else 1
     dense_gqa = arch.moe is None and a.kind == "gqa" and gqa > 1
-    return QuantizeFacts(gguf_blocks(model), model.experts or 0, gqa, dense_gqa and arch.layers == 80, not arch.tied_embeddings)
+    attention_layers = arch.attention_layers + (arch.extra_layers if arch.extra_layers_in_gguf else 0)
+    return QuantizeFacts(gguf_blocks(model), attention_layers, model.experts or 0, gqa, dense_gqa and arch.layers == 80,
+                         not arch.tied_embeddings)
 
 
 def _chosen_type(preset: str, tensor: GgufTensor, facts: QuantizeFacts, imatrix: bool) -> str:
     """The type before the row-width check (llama_tensor_get_type's branches for these presets)."""
     new = PRESETS[preset]
-    name, i = tensor.name, tensor.layer
+    name, i = tensor.name, tensor.layer if tensor.rank is None else tensor.rank
     if name == "output" or (name == "token_embd" and not facts.has_output):
         if tensor.row % GGML_TYPES[new].values:
             return "Q8_0"
@@ -245,7 +279,7 @@ def _chosen_type(preset: str, tensor: GgufTensor, facts: QuantizeFacts, imatrix:
             new = "Q5_K" if i < 2 else "Q4_K"
         elif preset == "IQ4_XS" and facts.n_gqa >= 4:
             new = "Q5_K"
-        elif preset in ("Q4_K_M", "Q5_K_M") and _use_more_bits(i, facts.layers):
+        elif preset in ("Q4_K_M", "Q5_K_M") and _use_more_bits(i, facts.attention_layers):
             new = "Q6_K"
         if facts.is_70b and new in ("Q3_K", "Q4_K"):
             new = "Q5_K"

@@ -195,14 +195,16 @@ def state_bytes(model: Model) -> int:
 def layer_caches(model: Model) -> str:
     """What each layer caches: "r" a recurrent state per sequence, "1" a sliding window, "0" every
     token, "-" nothing (an MLP or MoE layer of a pattern: llama-model.cpp create_memory gives
-    NemotronH's KV to attention layers with n_ff 0 and states to Mamba layers with n_ff 0).
+    NemotronH's KV to attention layers with n_ff 0 and states to Mamba layers with n_ff 0; a
+    Nemotron-NAS layer without attention: n_head_kv 0, so K and V rows of 0 values,
+    llama-hparams.cpp n_embd_k_gqa).
     Windowed layers are the first `sliding_window_layers` of every period, as llama.cpp's
     set_swa_pattern lays them (the last layer of each period is global)."""
     arch = model.architecture
     a, recurrent = arch.attention, recurrent_layer_indices(arch)
     windowed, layers = a.sliding_window_layers or 0, arch.layers
     period = layers // (layers - windowed) if layers > windowed else 1
-    caches = "".join("-" if pattern_letter(arch, layer) in ("-", "E") else "r" if layer in recurrent
+    caches = "".join("-" if pattern_letter(arch, layer) in ("-", "E") or not arch.has_attention(layer) else "r" if layer in recurrent
                      else "1" if windowed and (windowed == layers or layer % period < period - 1)
                      else "0" for layer in range(layers))
     return caches + "-" * (gguf_blocks(model) - layers)  # the NextN blocks the file keeps

@@ -18,7 +18,7 @@ from generator.catalog.records import Gpu, Model, Source
 from generator.sizing.engine import KV_DTYPES, MAX_MEMORY_FRACTION, engine_memory_bytes, kv_dtype_bytes
 from generator.sizing.engine_sglang import (
     SGLANG_BASELINE, SGLANG_DRAFT_HEADROOM, SGLANG_DRAFT_RESERVE_MIB, SGLANG_DRAFT_RUNNING_REQUESTS,
-    SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, draft_copy_bytes, reserve_tiers,
+    SGLANG_LARGE_GPU_MIB, SGLANG_LARGE_GPU_RESERVE_MIB, SGLANG_MAMBA_SLOTS, draft_copy_bytes, pool_idle_layers, reserve_tiers,
 )
 from generator.sizing.engine_vllm import (
     VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
@@ -111,6 +111,7 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
         "kinds_drafting": kinds_drafting or None,  # with the MTP layers' cache (models that have them)
         # SGLang's draft builds its own embedding and head before it shares the target's, per TP size
+        "sglang_idle_layers": pool_idle_layers(arch),  # layers without attention SGLang's pool counts (engine_sglang.py)
         "sglang_draft_copies": {str(tp): draft_copy_bytes(model, tp) for tp in sizes} if arch.extra_layers else None,
         "vision": arch.vision is not None,  # a vision tower, which engines with text-only flags leave on disk
         "kv_read": reads,  # per KV type: [per token, per window token, window, state] (kv_cache.py)

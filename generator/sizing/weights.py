@@ -83,12 +83,10 @@ def tensors(model: Model) -> list[Tensors]:
     result += _attention(arch, arch.attention_layers, "attention")
     if arch.linear_attention:
         result += _of_layers(linear_attention_tensors(arch), arch.linear_attention.layers, "attention")
-    if arch.dense_mlp_layers:
-        result.append(Tensors("dense_mlp", hidden, arch.intermediate_size, arch.mlp_matrices * arch.dense_mlp_layers,
-                              arch.intermediate_size))
+    result += _dense_mlp(arch)
     if arch.moe is not None:
         result += _moe_layer(model, arch.moe_layers)
-    result.append(Tensors("router_and_norms", hidden, 1, arch.norms_per_layer * arch.layers + 1))
+    result.append(Tensors("router_and_norms", hidden, 1, arch.norm_vectors + 1))
     if not arch.tied_embeddings:
         result.append(Tensors("output_head", hidden, arch.vocab_size, 1, arch.vocab_size))
     if arch.extra_layers:
@@ -96,6 +94,17 @@ def tensors(model: Model) -> list[Tensors]:
     if arch.vision:
         result += _vision(arch)
     return result
+
+
+def _dense_mlp(arch: Architecture) -> list[Tensors]:
+    """The dense MLP layers, by width (Nemotron-NAS: one width per layer); tensor parallelism splits
+    each one's intermediate channels."""
+    if arch.ffn_widths:
+        widths = sorted(set(width for width in arch.ffn_widths if width))
+        counts = {width: arch.ffn_widths.count(width) for width in widths}
+    else:
+        counts = {arch.intermediate_size: arch.dense_mlp_layers} if arch.dense_mlp_layers else {}
+    return [Tensors("dense_mlp", arch.hidden_size, width, arch.mlp_matrices * layers, width) for width, layers in counts.items()]
 
 
 def _extra_layers(model: Model) -> list[Tensors]:

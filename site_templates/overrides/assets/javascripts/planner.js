@@ -133,7 +133,7 @@
   }
   function sglangPool(p, kinds) {  // pool_bytes_per_token
     var cached = (kinds || dtypeKinds(p)).filter(function (k) { return !k[3]; });
-    return B(cdiv(cached.reduce(function (n, k) { return n + k[0]; }, 0), p.split.pipeline)) * B(cached[0][1]);
+    return B(cdiv(cached.reduce(function (n, k) { return n + k[0]; }, p.model.sglang_idle_layers), p.split.pipeline)) * B(cached[0][1]);
   }
 
   // account(): model_runner.py profile_max_num_token.
