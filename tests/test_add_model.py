@@ -175,6 +175,8 @@ def _nas_block(index: int, **parts: dict) -> dict:
          "config.json: block_configs[2]: a layer replaced with a linear one is not sized (vLLM does not run it)"),
         (_nas_block(3, attention={"n_heads_in_group": 4, "no_op": False, "replace_with_linear": False}),
          "config.json: block_configs: n_heads_in_group must be the same in every attention layer (got [4, 8])"),
+        (_nas_block(5, attention={"n_heads_in_group": 128, "no_op": False, "replace_with_linear": False}),
+         "config.json: block_configs[5].attention.n_heads_in_group: must divide num_attention_heads (64)"),
         (_nas_block(4, ffn={"ffn_mult": "wide", "no_op": False, "replace_with_linear": False}),
          'config.json: block_configs[4].ffn.ffn_mult: must be a number above 0, at most 100 (got "wide")'),
     ],

@@ -167,3 +167,21 @@ def test_nemotron_nas_layers_without_attention_cache_nothing_in_vllm_but_hold_a_
     sglang = plan(nas, h100, 2, PlanRequest(engine="sglang", context=32768))
     assert (vllm.kv_bytes_per_token, sglang.kv_bytes_per_token) == (100_352, 163_840)
     assert vllm.starts and sglang.starts
+
+
+def test_pipeline_stages_of_nemotron_nas_hold_their_own_layers(catalog):
+    """vLLM splits the 80 layers 27/27/26 over 3 stages (get_pp_indices). Stage 0 (layers 0-26) holds
+    24 attention layers (6, 7 and 11 have none) of 8192² × 2 + 8192 × 1024 × 2 = 150,994,944
+    parameters, MLPs of 3 × 14,336 + 23 × 28,672 + 17,920 = 720,384 channels (× 3 × 8192), and the
+    embeddings of 128,256 × 8192: 22,378,708,992 parameters, 44,757,417,984 bytes in BF16 (the layer
+    norms add about a megabyte), not the 34.3 GB of an even split, more than an A100-40GB holds. Its
+    cache: 24 layers × 2 × 8 × 128 × 2 = 98,304 bytes a token."""
+    from generator.sizing.loaded_weights import fullest_stage_attention_layers
+    from generator.sizing.planner import PlanRequest, plan
+    nas = next(m for m in catalog.models if m.slug == "llama-3-3-nemotron-super-49b-v1")
+    assert (fullest_stage_attention_layers(nas.architecture, 2), fullest_stage_attention_layers(nas.architecture, 3)) == (37, 24)
+    a100 = next(g for g in catalog.gpus if g.slug == "a100-40gb")
+    three = plan(nas, a100, 3, PlanRequest(engine="vllm", context=8192))
+    assert (three.split.tensor, three.split.pipeline) == (1, 3)
+    assert abs(three.weights_bytes - 44_757_417_984) < 2_000_000
+    assert (three.starts, three.reason, three.kv_bytes_per_token) == (False, "weights_do_not_fit", 98_304)

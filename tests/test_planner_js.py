@@ -150,17 +150,23 @@ def answer_differences(expected: dict, got: dict) -> list[str]:
     return problems
 
 
+def mismatches(asked: list[dict], got: list, expected_of, compare) -> list[str]:
+    """Each question whose JavaScript reply differs from what Python gives (`compare`'s first three)."""
+    wrong = []
+    for question, reply in zip(asked, got):
+        problems = compare(expected_of(question), reply)
+        if problems:
+            wrong.append(f"{js_question(question)}: {problems[:3]}")
+    return wrong
+
+
 def test_the_javascript_planner_gives_the_figures_of_plan_on_1000_questions(catalog, run_js):
     asked = questions(catalog, 1000)
     assert {q["model"].slug for q in asked} == {m.slug for m in catalog.models}
     assert {q["gpu"].slug for q in asked} >= {g.slug for g in catalog.gpus} | {"custom"}
     got = ask(run_js, catalog, asked, "return P.answerJson(P.answer(data.models[q.model], data.shared, gpu, q.count, r));")
-    wrong = []
-    for question, reply in zip(asked, got):
-        expected = answer_json(answer(question["model"], question["gpu"], question["count"], request_of(question)))
-        problems = answer_differences(expected, reply)
-        if problems:
-            wrong.append(f"{js_question(question)}: {problems[:3]}")
+    wrong = mismatches(asked, got, lambda q: answer_json(answer(q["model"], q["gpu"], q["count"], request_of(q))),
+                       answer_differences)
     assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
     # the questions reach every branch: plans that start as asked, that start with a remedy (flags,
     # a shorter context), that do not start at all; pipeline stages, several machines
@@ -287,3 +293,15 @@ def test_the_javascript_llama_cpp_plan_gives_the_figures_of_plan(catalog, run_js
     assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
     assert {a["starts"] for a in got} == {True, False} and any(a["n_cpu_moe"] for a in got)
     assert any(a["kv_bytes_in_ram"] for a in got) and any(a["count"] > 1 and a["starts"] for a in got)
+
+
+def test_the_javascript_planner_splits_unequal_layers_over_stages_as_plan_does(catalog, run_js):
+    """Nemotron-NAS over pipeline stages: each stage's own layers, weights and attention layers alike
+    (loaded_weights.layer_sizes and fullest_stage_attention_layers, exported in the model tables)."""
+    nas = next(m for m in catalog.models if m.slug == "llama-3-3-nemotron-super-49b-v1")
+    asked = [{"model": nas, "gpu": next(g for g in catalog.gpus if g.slug == slug), "custom": False, "count": count,
+              "engine": engine, "context": 8192, "users": 1, "kv_dtype": "auto", "precision": "native", "fraction": None}
+             for slug in ("a100-40gb", "h100-sxm", "l40s") for count in (3, 5, 6) for engine in ("vllm", "sglang")]
+    got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
+    wrong = mismatches(asked, got, lambda q: plan_json(plan(q["model"], q["gpu"], q["count"], request_of(q))), differences)
+    assert wrong == [] and any(reply["pp"] > 1 for reply in got)

@@ -133,6 +133,8 @@ def _block_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
          f"must give one width per layer ({arch.layers}, got {len(arch.ffn_widths)})"),
         (any(layer >= arch.layers for layer in arch.attention_free_layers), "attention_free_layers",
          f"must list layers below {arch.layers}"),
+        (len(arch.attention_free_layers) >= arch.layers, "attention_free_layers", "must leave at least one layer with attention"),
+        (bool(arch.ffn_widths) and not any(arch.ffn_widths), "ffn_widths", "needs at least one layer with an MLP (a width above 0)"),
         (bool(other), field, "goes only with a dense model of full softmax attention (no moe, linear_attention, "
          "layer_pattern, extra_layers, sliding window or dense_layers)"),
     ]

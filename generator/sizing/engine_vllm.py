@@ -19,6 +19,7 @@ from generator.sizing.engine import (
     plain_number,
 )
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
+from generator.sizing.loaded_weights import fullest_stage_attention_layers
 from generator.sizing.setups import ParallelSplit
 
 # vllm/config/cache.py: gpu_memory_utilization = 0.9; the block size of the KV cache (16 tokens,
@@ -114,9 +115,10 @@ class BlockLayout:
         return [self.block_size, self.bytes_per_block, [[g.groups, g.cap, g.extra] for g in self.groups]]
 
 
-def block_layout(kinds: Sequence[KindBytes], pipeline: int, batch_tokens: int) -> BlockLayout:
+def block_layout(kinds: Sequence[KindBytes], pipeline: int, batch_tokens: int, stage_layers: int | None = None) -> BlockLayout:
     """The layers of the fullest pipeline stage (a stage caches only its own layers), by kind, in
-    vLLM's groups and blocks."""
+    vLLM's groups and blocks; `stage_layers`: the attention layers of the fullest stage where the
+    stages hold unequal shares (loaded_weights.fullest_stage_attention_layers; one kind then)."""
     # Async scheduling keeps pp + 1 batches in flight (vllm/config/vllm.py max_concurrent_batches).
     in_flight = (pipeline + 1) * batch_tokens
     per_token = max(kind.bytes for kind in kinds if not kind.per_sequence)
@@ -126,7 +128,7 @@ def block_layout(kinds: Sequence[KindBytes], pipeline: int, batch_tokens: int) -
         # Attention blocks grow until one holds a state (kv_cache_planning _align_hybrid_block_size);
         # the state's page is padded to the attention page.
         block_size = VLLM_BLOCK_SIZE * cdiv(max(states), VLLM_BLOCK_SIZE * per_token)
-    counts = [cdiv(kind.layers, pipeline) for kind in kinds]
+    counts = [stage_layers or cdiv(kind.layers, pipeline) for kind in kinds]
     group_size = min(counts)
     if max(counts) < 1.5 * group_size:
         group_size = max(counts)
@@ -182,7 +184,7 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
     }
     available = requested - weights - sum(non_kv.values())
     kinds = kind_bytes(model.architecture, tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
-    layout = block_layout(kinds, split.pipeline, batch_tokens)
+    layout = block_layout(kinds, split.pipeline, batch_tokens, fullest_stage_attention_layers(model.architecture, split.pipeline))
     usable = available - layout.bytes_per_block  # one null block is kept aside
     concurrency = max(available, 0) // layout.bytes_per_block / layout.blocks(context)
     free_at_start = total - per_tensor_parallel(VLLM_BASELINE, tensor)
@@ -205,7 +207,8 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
 
 def sequence_kv_bytes(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, tokens: int) -> int:
     kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
-    return block_layout(kinds, split.pipeline, batch_of(gpu, request)[0]).needed_bytes(tokens)
+    return block_layout(kinds, split.pipeline, batch_of(gpu, request)[0],
+                        fullest_stage_attention_layers(model.architecture, split.pipeline)).needed_bytes(tokens)
 
 
 def fitting_fraction(total: int, tensor: int, asked: Fraction) -> Fraction:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from generator.catalog.records import Model
+from generator.catalog.records import Architecture, Model
 from generator.sizing.engine import cdiv, round_up
 from generator.sizing.formats import StoredFormats, stored_tensors, tensor_bytes
+from generator.sizing.layer_kinds import attention_tensors
 from generator.sizing.weights import Tensors
 
 # NOTE: vLLM pads the vocabulary of VocabParallelEmbedding and ParallelLMHead to a multiple of 64
@@ -78,19 +79,49 @@ def tensor_shares(model: Model, stored: StoredFormats, tensor_parallel: int,
     return TensorShares(**shares)
 
 
-def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int, vision: bool = True, draft: bool = False) -> int:
+def layer_sizes(arch: Architecture) -> tuple[int, ...]:
+    """Each layer's parameters where layers differ (Nemotron-NAS: its own MLP, attention or none);
+    () where they are alike. Pipeline stages split the layer bytes in these proportions."""
+    if not (arch.ffn_widths or arch.attention_free_layers):
+        return ()
+    attention = sum(t.row * t.rows * len(t.names) for t in attention_tensors(arch))
+    return tuple((attention if arch.has_attention(layer) else 0) + arch.mlp_matrices * arch.hidden_size * arch.ffn_width(layer)
+                 for layer in range(arch.layers))
+
+
+def stage_ranges(layers: int, pipeline: int) -> list[range]:
+    """The layers of each pipeline stage (pipeline_layers), in order."""
+    ranges, start = [], 0
+    for count in pipeline_layers(layers, pipeline):
+        ranges.append(range(start, start + count))
+        start += count
+    return ranges
+
+
+def fullest_stage_attention_layers(arch: Architecture, pipeline: int) -> int | None:
+    """The attention layers of the stage that has most, where some layers have none (Nemotron-NAS:
+    vLLM caches a stage's own attention layers); None where every stage has its even share."""
+    if not arch.attention_free_layers:
+        return None
+    return max(sum(arch.has_attention(layer) for layer in stage) for stage in stage_ranges(arch.layers, pipeline))
+
+
+def fullest_stage_bytes(shares: TensorShares, layers: int, pipeline: int, vision: bool = True, draft: bool = False,
+                        sizes: tuple[int, ...] = ()) -> int:
     """The weights on the fullest GPU once `pipeline` stages split the layers; `vision` False: the
     engine does not load the vision tower (engine.py Engine.text_only_flags); `draft`: the MTP
     layers draft tokens, on the last stage (vLLM's draft runs with one pipeline stage, on the last:
-    speculative.py create_draft_parallel_config)."""
+    speculative.py create_draft_parallel_config); `sizes`: layer_sizes, where layers differ."""
     first = shares.embeddings + (shares.vision if vision else 0)
     last = shares.output_head + (shares.draft if draft else 0)
     if pipeline == 1:
         return shares.layers + first + last
-    # NOTE: layers are assumed alike, so a stage holds its share of the layer bytes.
+    # a stage holds its layers' share of the layer bytes (alike layers: its share of the count)
+    sizes = sizes or (1,) * layers
     return max(
-        cdiv(shares.layers * count, layers) + (first if index == 0 else 0) + (last if index == pipeline - 1 else 0)
-        for index, count in enumerate(pipeline_layers(layers, pipeline))
+        cdiv(shares.layers * sum(sizes[layer] for layer in stage), sum(sizes))
+        + (first if index == 0 else 0) + (last if index == pipeline - 1 else 0)
+        for index, stage in enumerate(stage_ranges(layers, pipeline))
     )
 
 
@@ -98,4 +129,4 @@ def loaded_bytes_per_gpu(model: Model, stored: StoredFormats, tensor_parallel: i
                          mxfp4_padding: tuple[int, int] | None = None, speculative: bool = False, vision: bool = True) -> int:
     """The weights on the fullest GPU: its share of each tensor, in the checkpoint's formats."""
     shares = tensor_shares(model, stored, tensor_parallel, mxfp4_padding)
-    return fullest_stage_bytes(shares, model.architecture.layers, pipeline, vision, speculative)
+    return fullest_stage_bytes(shares, model.architecture.layers, pipeline, vision, speculative, layer_sizes(model.architecture))

@@ -34,7 +34,7 @@ from generator.sizing.llama_cpp import (
     AUTO_SLOTS, CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, RAM_BANDWIDTH, cell_bytes, compute_buffer_bytes,
     default_llama_cpp_context, layer_caches, llama_cpp_layers, state_bytes, window_cells,
 )
-from generator.sizing.loaded_weights import tensor_shares
+from generator.sizing.loaded_weights import fullest_stage_attention_layers, layer_sizes, tensor_shares
 from generator.sizing.setups import tensor_parallel_size
 from generator.sizing.size_report import PRECISIONS
 from generator.sizing.speed import kv_read_cache, weights_read_bytes
@@ -111,6 +111,11 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
         "kinds_drafting": kinds_drafting or None,  # with the MTP layers' cache (models that have them)
         # SGLang's draft builds its own embedding and head before it shares the target's, per TP size
+        # where layers differ (Nemotron-NAS): each layer's size, which pipeline stages split the layer
+        # bytes by, and the attention layers of the fullest stage per pipeline size (loaded_weights.py)
+        "layer_sizes": list(layer_sizes(arch)) or None,
+        "stage_attention_layers": {str(pp): fullest_stage_attention_layers(arch, pp) for pp in range(2, arch.layers + 1)}
+        if arch.attention_free_layers else None,
         "sglang_idle_layers": pool_idle_layers(arch),  # layers without attention SGLang's pool counts (engine_sglang.py)
         "sglang_draft_copies": {str(tp): draft_copy_bytes(model, tp) for tp in sizes} if arch.extra_layers else None,
         "vision": arch.vision is not None,  # a vision tower, which engines with text-only flags leave on disk

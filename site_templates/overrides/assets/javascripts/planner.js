@@ -59,8 +59,13 @@
     if (pipeline === 1) return shares[0] + first + last;
     for (var i = 0; i < pipeline; i++) stages.push(Math.floor(layers / pipeline));
     for (var index = 2; index < layers % pipeline + 2; index++) stages[pipeline - index] += 1;
+    var sizes = model.layer_sizes || stages.map(function () { return 1; }), start = 0;  // unequal layers: their sizes
+    var total = sizes.slice(0, layers).reduce(function (a, b) { return a + B(b); }, 0n);
+    if (!model.layer_sizes) total = B(layers);
     stages.forEach(function (count, stage) {
-      best = maxBig(best, ceilDiv(shares[0] * B(count), B(layers)) + (stage === 0 ? first : 0n) +
+      var held = model.layer_sizes ? sizes.slice(start, start + count).reduce(function (a, b) { return a + B(b); }, 0n) : B(count);
+      start += count;
+      best = maxBig(best, ceilDiv(shares[0] * held, total) + (stage === 0 ? first : 0n) +
         (stage === pipeline - 1 ? last : 0n));
     });
     return best;
@@ -76,11 +81,11 @@
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
-  function blockLayout(shared, kinds, pipeline, batchTokens) {
+  function blockLayout(shared, kinds, pipeline, batchTokens, stageLayers) {
     var inFlight = B((pipeline + 1) * batchTokens), perToken = 0n, state = 0n, size = B(shared.vllm.block_size);
     kinds.forEach(function (k) { if (k[3]) state = maxBig(state, B(k[1])); else perToken = maxBig(perToken, B(k[1])); });
     if (state) size = size * ceilDiv(state, size * perToken);
-    var counts = kinds.map(function (k) { return cdiv(k[0], pipeline); }), group = Math.min.apply(null, counts);
+    var counts = kinds.map(function (k) { return stageLayers || cdiv(k[0], pipeline); }), group = Math.min.apply(null, counts);
     if (Math.max.apply(null, counts) < 1.5 * group) group = Math.max.apply(null, counts);
     var groups = kinds.map(function (k, i) {  // [groups, the tokens a request's blocks cover at most, extra blocks]
       return [B(cdiv(counts[i], group)), k[3] ? 0n : k[2] === null ? null : B(k[2] - 1) + inFlight, k[3] || k[2] !== null ? 1n : 0n];
@@ -93,7 +98,9 @@
     return layout;
   }
   function vllmLayout(p, shared) {
-    return blockLayout(shared, dtypeKinds(p), p.split.pipeline, shared.vllm.batch_tiers[p.gpu.vllm_batch_tier][1]);
+    var stages = p.model.stage_attention_layers, pipeline = p.split.pipeline;  // fullest_stage_attention_layers
+    return blockLayout(shared, dtypeKinds(p), pipeline, shared.vllm.batch_tiers[p.gpu.vllm_batch_tier][1],
+      stages && pipeline > 1 ? stages[pipeline] : null);
   }
 
   // account(): gpu_worker.py determine_available_memory, then kv_cache_utils.py's blocks.
