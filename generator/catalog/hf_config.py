@@ -82,7 +82,7 @@ def config_problem(config: dict) -> str | None:
     return None
 
 
-def _block_configs_problem(blocks: list, layers: Any, blocks_heads: Any) -> str | None:
+def _block_configs_problem(blocks: list, layers: Any, heads: Any) -> str | None:
     """Nemotron-NAS's blocks as the sizing reads them: one per layer, attention either a no-op or
     grouped-query with one n_heads_in_group for all (SGLang refuses variable GQA too), an FFN either
     a no-op or a SwiGLU of ffn_mult; no layer replaced with a linear one (vLLM's nemotron_nas.py has no
@@ -100,8 +100,8 @@ def _block_configs_problem(blocks: list, layers: Any, blocks_heads: Any) -> str 
         if not attention.get("no_op"):
             if not _whole(attention.get("n_heads_in_group"), 1):
                 return f"[{index}].attention.n_heads_in_group: must be a positive integer (got {_shown(attention.get('n_heads_in_group'))})"
-            if not _whole(blocks_heads, 1) or blocks_heads % attention["n_heads_in_group"]:
-                return f"[{index}].attention.n_heads_in_group: must divide num_attention_heads ({_shown(blocks_heads)})"
+            if not _whole(heads, 1) or heads % attention["n_heads_in_group"]:
+                return f"[{index}].attention.n_heads_in_group: must divide num_attention_heads ({_shown(heads)})"
             groups.add(attention["n_heads_in_group"])
         multiplier = ffn.get("ffn_mult")
         if not ffn.get("no_op") and (isinstance(multiplier, bool) or not isinstance(multiplier, (int, float))

@@ -191,10 +191,10 @@ def value_list(item: Callable[[Any], Any], limit: int, what: str) -> Callable[[A
 def distinct_list(item: Callable[[Any], Any], limit: int, what: str) -> Callable[[Any], tuple]:
     """A list of 1 to `limit` distinct values, each passing `item` (`what` names them in the error)."""
 
+    values = value_list(item, limit, what)
+
     def check(value: Any) -> tuple:
-        if not isinstance(value, list) or not 1 <= len(value) <= limit:
-            raise ValueError(f"must be a list of 1 to {limit} {what}")
-        items = tuple(item(entry) for entry in value)
+        items = values(value)
         if len(set(items)) != len(items):
             raise ValueError(f"must list each of the {what} once (got {shown(value)})")
         return items
