@@ -296,3 +296,39 @@ def test_a_layer_pattern_must_match_the_architecture(content_copy, monkeypatch, 
     with pytest.raises(CatalogError) as raised:
         load_catalog(Path("content"))
     assert any(problem.endswith(expected) for problem in raised.value.problems), raised.value.problems
+
+
+NAS = ROOT / "content" / "models" / "llama-3-3-nemotron-super-49b-v1.yaml"
+
+
+def _with_list(text: str, key: str, values) -> str:
+    """The NAS model's file with the whole `key: [...]` list replaced."""
+    start = text.index(f"{key}: [")
+    return text[:start] + f"{key}: [" + ", ".join(map(str, values)) + text[text.index("]", start):]
+
+
+@pytest.mark.parametrize("key, values, expected", [
+    ("ffn_widths", [28672] * 79, "architecture.ffn_widths: must give one width per layer (80, got 79)"),
+    ("ffn_widths", [0] * 80, "architecture.ffn_widths: needs at least one layer with an MLP (a width above 0)"),
+    ("attention_free_layers", [6, 80], "architecture.attention_free_layers: must list layers below 80"),
+    ("attention_free_layers", range(80), "architecture.attention_free_layers: must leave at least one layer with attention"),
+])
+def test_layers_that_differ_must_match_the_architecture(content_copy, monkeypatch, key, values, expected):
+    """A file `check` passes is one `build` survives: no width per layer but the layers', and at
+    least one layer of attention and one MLP (the pages name the narrowest MLP)."""
+    (content_copy / "models" / NAS.name).write_text(_with_list(NAS.read_text(), key, values))
+    monkeypatch.chdir(content_copy.parent)
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(Path("content"))
+    assert any(problem.endswith(expected) for problem in raised.value.problems), raised.value.problems
+
+
+def test_layers_that_differ_go_only_with_a_dense_model_of_full_attention(content_copy, monkeypatch):
+    text = NAS.read_text().replace("  attention:\n", "  dense_layers: 3\n  attention:\n", 1)
+    (content_copy / "models" / NAS.name).write_text(text)
+    monkeypatch.chdir(content_copy.parent)
+    with pytest.raises(CatalogError) as raised:
+        load_catalog(Path("content"))
+    assert any(problem.endswith("architecture.ffn_widths: goes only with a dense model of full softmax attention (no moe, "
+                                "linear_attention, layer_pattern, extra_layers, sliding window or dense_layers)")
+               for problem in raised.value.problems), raised.value.problems

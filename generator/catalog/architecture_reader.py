@@ -123,7 +123,7 @@ def _pattern_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
 
 def _block_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
     """Nemotron-NAS's per-layer blocks: on a dense model of softmax attention only."""
-    if not (arch.ffn_widths or arch.attention_free_layers):
+    if not arch.layers_differ:
         return []
     field = "ffn_widths" if arch.ffn_widths else "attention_free_layers"
     other = (arch.moe is not None or arch.linear_attention is not None or arch.layer_pattern is not None

@@ -193,6 +193,11 @@ class Architecture:
             return self.layer_pattern.count("E")
         return self.layers - self.dense_mlp_layers
 
+    @property
+    def layers_differ(self) -> bool:
+        """Nemotron-NAS: layers with an MLP of their own width, some without attention."""
+        return bool(self.ffn_widths or self.attention_free_layers)
+
     def has_attention(self, layer: int) -> bool:
         """Whether a layer that is not a linear-attention one has softmax attention (Nemotron-NAS: not
         where its attention is a no-op)."""
@@ -211,13 +216,17 @@ class Architecture:
         """The narrowest MLP a layer has (layers without one left out)."""
         return min(width for width in self.ffn_widths if width) if self.ffn_widths else self.intermediate_size
 
+    def norms_in(self, layer: int) -> int:
+        """A layer's norms: `norms_per_layer`, or (layers that differ) one before its attention and one
+        before its MLP, where it has them."""
+        if not self.layers_differ:
+            return self.norms_per_layer
+        return self.has_attention(layer) + (self.ffn_width(layer) > 0)
+
     @property
     def norm_vectors(self) -> int:
-        """The layers' norms: `norms_per_layer` each, or (Nemotron-NAS) one before each attention and
-        one before each FFN a layer has."""
-        if self.ffn_widths or self.attention_free_layers:
-            return self.attention_layers + self.dense_mlp_layers
-        return self.norms_per_layer * self.layers
+        """Every layer's norms."""
+        return sum(self.norms_in(layer) for layer in range(self.layers))
 
     @property
     def mlp_matrices(self) -> int:

@@ -206,18 +206,12 @@ def gguf_tensors(model: Model) -> list[GgufTensor]:
             block += _feed_forward(model, i)
         if i >= arch.layers:
             block += _prediction_inputs(model, i)
-        result += [_vector("layer_norms", i, _norms(arch, i) * hidden), *block]
+        norms = arch.norms_in(i) if i < arch.layers else arch.norms_per_layer  # a NextN block: a layer's
+        result += [_vector("layer_norms", i, norms * hidden), *block]
     result.append(_vector("output_norm", None, hidden))
     if not arch.tied_embeddings:
         result.append(_matrix("output", None, hidden, arch.vocab_size))
     return _ranked(result, model.experts is None)
-
-
-def _norms(arch, i: int) -> int:
-    """A block's norms: `norms_per_layer`, or (Nemotron-NAS) one per attention and FFN it has."""
-    if not (arch.ffn_widths or arch.attention_free_layers) or i >= arch.layers:
-        return arch.norms_per_layer
-    return arch.has_attention(i) + (arch.ffn_width(i) > 0)
 
 
 def _ranked(tensors: list[GgufTensor], dense: bool) -> list[GgufTensor]:

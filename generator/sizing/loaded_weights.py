@@ -82,7 +82,7 @@ def tensor_shares(model: Model, stored: StoredFormats, tensor_parallel: int,
 def layer_sizes(arch: Architecture) -> tuple[int, ...]:
     """Each layer's parameters where layers differ (Nemotron-NAS: its own MLP, attention or none);
     () where they are alike. Pipeline stages split the layer bytes in these proportions."""
-    if not (arch.ffn_widths or arch.attention_free_layers):
+    if not arch.layers_differ:
         return ()
     attention = sum(t.row * t.rows * len(t.names) for t in attention_tensors(arch))
     return tuple((attention if arch.has_attention(layer) else 0) + arch.mlp_matrices * arch.hidden_size * arch.ffn_width(layer)

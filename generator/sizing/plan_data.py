@@ -110,13 +110,13 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "precision_order": {key: list(precisions_largest_first(model, key)) for key in SERVING_ENGINES},
         "kinds": kinds,  # per KV type and tensor-parallel size: [layers, bytes, window, per sequence]
         "kinds_drafting": kinds_drafting or None,  # with the MTP layers' cache (models that have them)
-        # SGLang's draft builds its own embedding and head before it shares the target's, per TP size
         # where layers differ (Nemotron-NAS): each layer's size, which pipeline stages split the layer
         # bytes by, and the attention layers of the fullest stage per pipeline size (loaded_weights.py)
         "layer_sizes": list(layer_sizes(arch)) or None,
         "stage_attention_layers": {str(pp): fullest_stage_attention_layers(arch, pp) for pp in range(2, arch.layers + 1)}
         if arch.attention_free_layers else None,
         "sglang_idle_layers": pool_idle_layers(arch),  # layers without attention SGLang's pool counts (engine_sglang.py)
+        # SGLang's draft builds its own embedding and head before it shares the target's, per TP size
         "sglang_draft_copies": {str(tp): draft_copy_bytes(model, tp) for tp in sizes} if arch.extra_layers else None,
         "vision": arch.vision is not None,  # a vision tower, which engines with text-only flags leave on disk
         "kv_read": reads,  # per KV type: [per token, per window token, window, state] (kv_cache.py)

@@ -59,11 +59,10 @@
     if (pipeline === 1) return shares[0] + first + last;
     for (var i = 0; i < pipeline; i++) stages.push(Math.floor(layers / pipeline));
     for (var index = 2; index < layers % pipeline + 2; index++) stages[pipeline - index] += 1;
-    var sizes = model.layer_sizes || stages.map(function () { return 1; }), start = 0;  // unequal layers: their sizes
-    var total = sizes.slice(0, layers).reduce(function (a, b) { return a + B(b); }, 0n);
-    if (!model.layer_sizes) total = B(layers);
+    // a stage holds its layers' share of the layer bytes (layer_sizes where layers differ, else alike)
+    var sizes = (model.layer_sizes || new Array(layers).fill(1)).map(B), total = sum(sizes), start = 0;
     stages.forEach(function (count, stage) {
-      var held = model.layer_sizes ? sizes.slice(start, start + count).reduce(function (a, b) { return a + B(b); }, 0n) : B(count);
+      var held = sum(sizes.slice(start, start + count));
       start += count;
       best = maxBig(best, ceilDiv(shares[0] * held, total) + (stage === 0 ? first : 0n) +
         (stage === pipeline - 1 ? last : 0n));
