@@ -177,6 +177,8 @@ def _nas_block(index: int, **parts: dict) -> dict:
          "config.json: block_configs: n_heads_in_group must be the same in every attention layer (got [4, 8])"),
         (_nas_block(5, attention={"n_heads_in_group": 128, "no_op": False, "replace_with_linear": False}),
          "config.json: block_configs[5].attention.n_heads_in_group: must divide num_attention_heads (64)"),
+        (_nas_block(6, attention={"n_heads_in_group": None, "no_op": "false", "replace_with_linear": False}),
+         'config.json: block_configs[6].attention.no_op: must be true or false (got "false")'),
         (_nas_block(4, ffn={"ffn_mult": "wide", "no_op": False, "replace_with_linear": False}),
          'config.json: block_configs[4].ffn.ffn_mult: must be a number above 0, at most 100 (got "wide")'),
     ],

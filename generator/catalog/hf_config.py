@@ -95,6 +95,10 @@ def _block_configs_problem(blocks: list, layers: Any, heads: Any) -> str | None:
         ffn = block.get("ffn") if isinstance(block, dict) else None
         if not isinstance(attention, dict) or not isinstance(ffn, dict):
             return f"[{index}]: must have an attention and an ffn mapping"
+        for part, values in (("attention", attention), ("ffn", ffn)):
+            for flag in ("no_op", "replace_with_linear"):
+                if not isinstance(values.get(flag, False), bool):
+                    return f"[{index}].{part}.{flag}: must be true or false (got {_shown(values[flag])})"
         if attention.get("replace_with_linear") or ffn.get("replace_with_linear"):
             return f"[{index}]: a layer replaced with a linear one is not sized (vLLM does not run it)"
         if not attention.get("no_op"):
