@@ -167,6 +167,9 @@ def test_nemotron_nas_layers_without_attention_cache_nothing_in_vllm_but_hold_a_
     sglang = plan(nas, h100, 2, PlanRequest(engine="sglang", context=32768))
     assert (vllm.kv_bytes_per_token, sglang.kv_bytes_per_token) == (100_352, 163_840)
     assert vllm.starts and sglang.starts
+    # what the page's KV section says: a slot in SGLang's pool for each of the 80 layers
+    from generator.sizing.detailed import detailed_sizing
+    assert detailed_sizing(nas, catalog.gpus).sglang_pool_layers == 80
 
 
 def test_pipeline_stages_of_nemotron_nas_hold_their_own_layers(catalog):

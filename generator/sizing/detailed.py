@@ -12,7 +12,7 @@ from typing import Mapping
 from generator.sizing.checkpoints import ServedWeights, listed_weights, published_weights
 from generator.sizing.formats import FORMATS, Format, FormatSize, bytes_by_component, format_table, published_formats
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
-from generator.sizing.engine_sglang import SGLANG
+from generator.sizing.engine_sglang import SGLANG, pool_idle_layers
 from generator.sizing.engine_vllm import VLLM
 from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
 from generator.sizing.setups import Setup, cheapest, gpus_for_weights, smallest_setup
@@ -138,6 +138,8 @@ class DetailedSizing:
     engine_name: str = VLLM.name  # of the setups' plans
     format_specs: Mapping[str, Format] = field(default_factory=lambda: FORMATS)  # what the formats table's rows are made of
     checkpoints: tuple[CheckpointRow, ...] = ()
+    sglang_pool_layers: int = 0  # the layers SGLang's token pool keeps a slot for, attention or not
+    sglang_version: str = SGLANG.version
 
     @property
     def headline_short_of_context(self) -> bool:
@@ -270,5 +272,6 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         gpu_rows=rows,
         speed=_speed(model, serving.setup, kv16, context) if serving else None,
         checkpoints=checkpoint_rows(model),
+        sglang_pool_layers=model.architecture.attention_layers + pool_idle_layers(model.architecture),
     )
 
