@@ -89,3 +89,23 @@ def test_the_page_says_which_flags_make_the_engine_start_and_why(catalog, lang, 
         text = renderer.render(page, twin=True)
         assert sentence.format(reason=reasons[lang][plan.refused], flags=flags) in text, page.path
         assert plan.command in text, page.path
+
+
+@pytest.mark.parametrize("lang, sentences", [
+    ("en", ["31 layers have no attention and cache nothing: vLLM and llama.cpp keep a cache for the other 49. SGLang "
+            "0.5.3rc2 keeps a slot in its token pool for each of the 80 layers, attention or not, so its cache per token "
+            "is larger.\n\n| |", "each has an MLP of its own width, from 2,816 to 28,672"]),
+    ("pt", ["31 camadas não têm atenção e não guardam cache: o vLLM e o llama.cpp mantêm cache para as outras 49. O "
+            "SGLang 0.5.3rc2 reserva um lugar no seu pool de tokens para cada uma das 80 camadas, com atenção ou não, e "
+            "por isso seu cache por token é maior.\n\n| |", "cada uma tem um MLP de largura própria, de 2.816 a 28.672"]),
+])
+def test_a_page_of_layers_that_differ_says_what_each_engine_caches(catalog, lang, sentences):
+    """Llama-3.3-Nemotron-Super-49B-v1: 31 of 80 layers without attention, MLPs of 2,816 to 28,672
+    channels; the sentence is its own paragraph, so the table after it stays a table."""
+    from dataclasses import replace
+    nas = next(m for m in catalog.models if m.slug == "llama-3-3-nemotron-super-49b-v1")
+    alone = replace(catalog, models=(nas,))
+    page = next(p for p in build_pages(alone) if p.path == "models/llama-3-3-nemotron-super-49b-v1")
+    text = Renderer(alone.site, lang).render(page, twin=True)
+    for sentence in sentences:
+        assert sentence in text
