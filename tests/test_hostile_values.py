@@ -70,6 +70,14 @@ CASES = [
     (LLAMA, "    kind: gqa", "    kind: gqa\n    q_lora_rank: 1536\n    indexer_heads: 32\n    indexer_head_dim: 128",
      "models/llama-3-1-8b-instruct.yaml:43: architecture.attention.indexer_heads: needs mla attention with q_lora_rank"
      " (the indexer's queries come from the query latent)"),
+    # Gemma 4's global layers' own attention goes with sliding-window layers; a count of the language
+    # model alone with a vision tower beside it
+    (LLAMA, "    kind: gqa", "    kind: gqa\n    global_head_dim: 256",
+     "models/llama-3-1-8b-instruct.yaml:42: architecture.attention.global_head_dim: goes only with gqa attention that"
+     " has sliding-window layers (the global layers' own attention)"),
+    (LLAMA, "name: Llama-3.1-8B-Instruct", "name: Llama-3.1-8B-Instruct\nparams_without_vision: true",
+     "models/llama-3-1-8b-instruct.yaml:4: params_without_vision: needs an architecture with a vision tower (the part"
+     " the published count leaves out)"),
 ]
 
 
@@ -80,7 +88,7 @@ def test_hostile_value_is_refused_with_one_line(content_copy, file, old, new, ex
     assert (code, lines) == (2, [expected, "1 problem in " + content_copy.as_posix() + "."])
 
 
-@pytest.mark.parametrize("case", [CASES[1], CASES[12], CASES[-2]], ids=["4000-digit params", "price 1e5000", "indexer"])
+@pytest.mark.parametrize("case", [CASES[1], CASES[12], CASES[-4]], ids=["4000-digit params", "price 1e5000", "indexer"])
 def test_check_refuses_in_a_subprocess_without_a_traceback(content_copy, case):
     file, old, new, expected = case
     edit(content_copy, file, old, new)

@@ -305,3 +305,28 @@ def test_the_javascript_planner_splits_unequal_layers_over_stages_as_plan_does(c
     got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
     wrong = mismatches(asked, got, lambda q: plan_json(plan(q["model"], q["gpu"], q["count"], request_of(q))), differences)
     assert wrong == [] and any(reply["pp"] > 1 for reply in got)
+
+
+def test_the_javascript_planner_sizes_global_layers_of_their_own_as_plan_does(catalog, run_js):
+    """Gemma 4: vLLM's blocks of two page sizes (a global layer's smaller page takes more tokens a
+    block), the value slot it loads, and llama.cpp's cells of two widths (cell_bytes by letter)."""
+    gemma = next(m for m in catalog.models if m.slug == "gemma-4-31b")
+    gpus = [g for g in catalog.gpus if g.slug in ("h100-sxm", "a100-40gb", "rtx-4090", "l40s")]
+    asked = [{"model": gemma, "gpu": gpu, "custom": False, "count": count, "engine": engine, "context": context,
+              "users": 1, "kv_dtype": kv, "precision": "native", "fraction": None}
+             for gpu in gpus for count in (1, 2, 4, 8) for engine in ("vllm", "sglang") for context in (4096, 131072)
+             for kv in ("auto", "fp8")]
+    got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
+    wrong = mismatches(asked, got, lambda q: plan_json(plan(q["model"], q["gpu"], q["count"], request_of(q))), differences)
+    assert wrong == [] and {reply["starts"] for reply in got} == {True, False}
+    assert {reply["reason"] for reply in got if reply["engine"] == "sglang"} == {"engine_does_not_run"}
+    requests = [LlamaCppRequest(quant=quant, context=context, cache_type=cache) for quant in ("Q4_K_M", "Q8_0")
+                for context in (4096, 65536) for cache in ("f16", "q8_0")]
+    data = tables(catalog, [gemma])
+    data["questions"] = [{"model": gemma.slug, "gpu": gpu.slug, "count": 1, "request": {
+        "quant": r.quant, "context": r.context, "users": 1, "nGpuLayers": None, "nCpuMoe": None, "cacheType": r.cache_type}}
+        for gpu in gpus for r in requests]
+    replies = run_js("""return P.llamaCppPlan(data.models[q.model], data.shared,
+        data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request);""", data)
+    expected = [llama_cpp_json(llama_cpp_plan(gemma, gpu, 1, r)) for gpu in gpus for r in requests]
+    assert [differences(e, g) for e, g in zip(expected, replies)] == [[]] * len(expected)

@@ -93,6 +93,17 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
             indexer,
             "needs mla attention with q_lora_rank (the indexer's queries come from the query latent)",
         ),
+        (
+            attention.global_differs and (attention.kind != "gqa" or not attention.sliding_window_layers),
+            "attention.global_kv_heads" if attention.global_kv_heads else "attention.global_head_dim"
+            if attention.global_head_dim else "attention.global_key_is_value",
+            "goes only with gqa attention that has sliding-window layers (the global layers' own attention)",
+        ),
+        (
+            attention.global_kv_heads and attention.heads % attention.global_kv_heads,
+            "attention.global_kv_heads",
+            f"must divide heads ({attention.heads})",
+        ),
         *_pattern_problems(arch),
         *_block_problems(arch),
         (

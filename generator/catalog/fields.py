@@ -36,6 +36,8 @@ MODEL_FIELDS = {
     "name": Field(schema.plain_text, required=True),
     "weights": Field(schema.https_url, required=True),
     "params": Field(PARAMS, required=True, sourced=True),
+    # the published count is of the language model alone: the vision tower is counted apart (Gemma 4)
+    "params_without_vision": Field(schema.boolean),
     "active_params": Field(PARAMS, sourced=True),
     "experts": Field(EXPERTS, sourced=True),
     "experts_per_token": Field(EXPERTS, sourced=True),
@@ -106,6 +108,10 @@ ATTENTION_FIELDS = {
     "sliding_window_layers": Field(_int),
     "indexer_heads": Field(_int),
     "indexer_head_dim": Field(_int),
+    # Gemma 4: the global layers' own KV heads and head width, and no value projection there
+    "global_kv_heads": Field(_int),
+    "global_head_dim": Field(_int),
+    "global_key_is_value": Field(_flag),
 }
 LINEAR_ATTENTION_FIELDS = {
     "kind": Field(schema.one_of("gated_deltanet", "kimi_delta", "mamba2"), required=True),
@@ -125,6 +131,7 @@ MOE_FIELDS = {
     "latent_size": Field(_int),
     "expert_bias": Field(_flag),
     "router_bias": Field(_flag),
+    "router_scales": Field(_flag),  # Gemma 4: a scale per hidden channel on the router's input, one per expert
 }
 VISION_FIELDS = {
     "layers": Field(LAYER_COUNT, required=True),

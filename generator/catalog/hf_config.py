@@ -18,15 +18,16 @@ from generator.catalog.schema import LAYER_PATTERN, TODO
 
 # Attention and MoE layouts by model_type (transformers' names).
 MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}
-QK_NORM_TYPES = {"qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text"}
+QK_NORM_TYPES = {"qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text", "gemma4", "gemma4_text"}
 LAYER_QK_NORM_TYPES = {"olmo2", "olmoe"}  # one norm over all query (or key) heads together
-FOUR_NORM_TYPES = {"gemma2", "gemma3", "gemma3_text"}  # norms before and after attention and MLP
+FOUR_NORM_TYPES = {"gemma2", "gemma3", "gemma3_text", "gemma4", "gemma4_text"}  # norms before and after attention and MLP
+GEMMA4_TYPES = {"gemma4", "gemma4_text"}
 QKV_BIAS_TYPES = {"qwen2", "qwen2_moe"}
 SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
     "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
-    "nemotron_h", "nemotron-nas",
+    "nemotron_h", "nemotron-nas", "gemma4", "gemma4_text",
 }
 
 
@@ -40,15 +41,16 @@ POSITIVE_KEYS = (
     "linear_conv_kernel_dim", "patch_size", "intermediate_size_mlp", "interleave_moe_layer_step",
     "no_rope_layer_interval", "attention_chunk_size", "moe_num_experts", "moe_k",
     "mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel",
-    "moe_shared_expert_intermediate_size",
+    "moe_shared_expert_intermediate_size", "num_global_key_value_heads", "global_head_dim", "top_k_experts",
 )
 # 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
 COUNT_KEYS = (
     "n_routed_experts", "num_experts", "num_local_experts", "n_shared_experts", "first_k_dense_replace",
     "num_nextn_predict_layers", "sliding_window", "q_lora_rank", "index_n_heads", "moe_num_shared_experts",
-    "moe_layer_start_index",
+    "moe_layer_start_index", "num_kv_shared_layers", "hidden_size_per_layer_input",
 )
-FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm", "use_routing_bias")
+FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm", "use_routing_bias",
+             "attention_k_eq_v", "enable_moe_block", "use_double_wide_mlp")
 TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type",
              "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
@@ -79,6 +81,20 @@ def config_problem(config: dict) -> str | None:
                 problem = _block_configs_problem(value, section.get("num_hidden_layers"), section.get("num_attention_heads"))
                 if problem:
                     return f"{prefix}{key}{problem}"
+    return _gemma4_problem(config)
+
+
+def _gemma4_problem(config: dict) -> str | None:
+    """Gemma 4's parts the sizing does not model yet: the small models' KV shared between layers and
+    per-layer embeddings (E2B, E4B)."""
+    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    if text.get("model_type", config.get("model_type")) not in GEMMA4_TYPES:
+        return None
+    prefix = "text_config." if text is not config else ""
+    for key, what in (("num_kv_shared_layers", "layers that reuse another layer's KV cache"),
+                      ("hidden_size_per_layer_input", "per-layer embeddings")):
+        if text.get(key):
+            return f"{prefix}{key}: {what} (Gemma 4's small models) are not sized yet"
     return None
 
 
@@ -185,6 +201,13 @@ def _attention(model_type: str, text: dict, layers: int) -> dict:
         attention["output_gate"] = True
     if model_type == "phi3":  # modeling_phi3.py: one qkv_proj
         attention["fused_qkv"] = True
+    if model_type in GEMMA4_TYPES:
+        # configuration_gemma4.py: the full-attention layers' own KV heads and head width, and
+        # attention_k_eq_v (their key is their value: no v_proj)
+        attention["global_kv_heads"] = text.get("num_global_key_value_heads") or attention["kv_heads"]
+        attention["global_head_dim"] = text.get("global_head_dim") or attention["head_dim"]
+        if text.get("attention_k_eq_v"):
+            attention["global_key_is_value"] = True
     window, windowed = _sliding_layers(text, layers)
     if window:
         attention.update(sliding_window=window, sliding_window_layers=windowed)
@@ -206,6 +229,8 @@ def _moe(model_type: str, text: dict) -> tuple[dict | None, int | None, int | No
             moe["shared_expert_intermediate_size"] = text["shared_expert_intermediate_size"]
     if model_type == "qwen3_next":
         moe["shared_expert_gate"] = True
+    if model_type in GEMMA4_TYPES:
+        moe["router_scales"] = True
     if text.get("topk_method") == "noaux_tc" or model_type == "gpt_oss" or text.get("router_bias"):
         moe["router_bias"] = True
     if model_type == "gpt_oss":
@@ -313,7 +338,9 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
         arch["intermediate_size"] = text["intermediate_size"]
     if moe is not None and dense_layers:
         arch["dense_layers"] = dense_layers
-    if model_type in FOUR_NORM_TYPES:
+    if model_type in GEMMA4_TYPES and moe is not None:
+        arch["norms_per_layer"] = 7  # Gemma4DecoderLayer: four, and the MoE block's pre_2, post_1 and post_2
+    elif model_type in FOUR_NORM_TYPES:
         arch["norms_per_layer"] = 4
     elif model_type in ONE_NORM_TYPES:
         arch["norms_per_layer"] = 1

@@ -50,6 +50,11 @@ def common_keys(model_type: str, text: dict) -> dict:
         group = next(block["attention"]["n_heads_in_group"] for block in text["block_configs"]
                      if not block["attention"].get("no_op"))
         common["num_key_value_heads"] = text["num_attention_heads"] // group
+    elif model_type in ("gemma4", "gemma4_text") and text.get("num_experts"):
+        # Gemma4TextConfig: top_k_experts; an MLP of intermediate_size beside the experts in every layer
+        # (vLLM gemma4.py Gemma4DecoderLayer: mlp, then router and experts), sized as one shared expert
+        common["num_experts_per_tok"] = text.get("top_k_experts")
+        common["shared_expert_intermediate_size"] = text.get("intermediate_size")
     elif model_type == "glm4_moe":
         common["router_bias"] = True  # Glm4MoeTopkRouter keeps e_score_correction_bias (modeling_glm4_moe.py)
     return common

@@ -31,6 +31,12 @@ def _inconsistencies(values: dict, slug: str, stem: str) -> list[tuple[str, str]
             "must not exceed experts",
         ),
         (
+            values.get("params_without_vision") and not (isinstance(values.get("architecture"), dict)
+                                                         and "vision" in values["architecture"]),
+            "params_without_vision",
+            "needs an architecture with a vision tower (the part the published count leaves out)",
+        ),
+        (
             ("experts" in values) != ("experts_per_token" in values),
             "experts",
             "experts and experts_per_token go together (mixture-of-experts models give both)",
@@ -103,8 +109,8 @@ def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
                                     architecture.layers if architecture else None, problems)
     if found or checkpoints is None:
         return None
-    # every field of MODEL_FIELDS is the Model attribute of the same name, but these four
-    built = {"weights", "architecture", "api_price", "checkpoints"}
+    # every field of MODEL_FIELDS is the Model attribute of the same name, but these five
+    built = {"weights", "architecture", "api_price", "checkpoints", "params_without_vision"}
     return Model(
         **{name: values.get(name) for name in MODEL_FIELDS if name not in built},
         slug=slug,
@@ -112,5 +118,6 @@ def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
         architecture=architecture,
         api_price=ApiPrice(**values["api_price"]) if "api_price" in values else None,
         checkpoints=checkpoints,
+        params_without_vision=values.get("params_without_vision", False),
         sources=MappingProxyType(sources),
     )

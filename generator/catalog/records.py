@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Mapping
@@ -84,6 +84,28 @@ class Attention:
     sliding_window_layers: int = 0  # how many attention layers use that window
     indexer_heads: int | None = None  # DeepSeek sparse attention indexer (GLM-5)
     indexer_head_dim: int | None = None
+    # Gemma 4: the full-attention (global) layers' own KV heads and head width, where they differ
+    # from the sliding-window layers' (num_global_key_value_heads, global_head_dim); and
+    # attention_k_eq_v: those layers have no value projection, their key serves as the value
+    global_kv_heads: int | None = None
+    global_head_dim: int | None = None
+    global_key_is_value: bool = False
+    key_is_value: bool = False  # no v_proj: the key projection gives the value too (both are cached)
+
+    @property
+    def global_layers(self) -> Attention:
+        """The attention of the layers that attend to every token (Gemma 4: wider heads, fewer KV
+        heads, the key as the value); the sliding-window layers use this record itself."""
+        if self.global_kv_heads is None and self.global_head_dim is None and not self.global_key_is_value:
+            return self
+        return replace(self, kv_heads=self.global_kv_heads or self.kv_heads, head_dim=self.global_head_dim or self.head_dim,
+                       key_is_value=self.global_key_is_value, global_kv_heads=None, global_head_dim=None,
+                       global_key_is_value=False)
+
+    @property
+    def global_differs(self) -> bool:
+        """Whether the global layers' attention differs from the sliding-window layers' (Gemma 4)."""
+        return self.global_layers is not self
 
     @property
     def query_dim(self) -> int:  # gqa: the width of all query heads
@@ -133,6 +155,8 @@ class MixtureOfExperts:
     latent_size: int | None = None  # experts work in a smaller latent width (Kimi-K3)
     expert_bias: bool = False  # biases inside every expert (gpt-oss)
     router_bias: bool = False  # a bias per expert in the router (DeepSeek-V3 style or gpt-oss)
+    # Gemma 4: the router's input scaled per channel (a hidden-size vector) and its output per expert
+    router_scales: bool = False
 
 
 @dataclass(frozen=True)
@@ -287,6 +311,7 @@ class Model:
     api_price: ApiPrice | None = None
     rope_scaling: RopeScaling | None = None  # needed past the config's length to serve the window
     checkpoints: tuple[Checkpoint, ...] = ()  # quantized checkpoints readers serve, preferred first
+    params_without_vision: bool = False  # `params` is the language model's: the vision tower is not in it
     sources: Mapping[str, Source] = field(default_factory=_no_sources)  # field -> provenance
 
     @property

@@ -408,10 +408,9 @@ def _no_checkpoint(model, request, args) -> bool:
     version does not run the model at all."""
     engine = SERVING_ENGINES[request.engine]
     if not engine.runs(model):
-        kind = model.architecture.linear_attention.kind
         others = [e.key for e in SERVING_ENGINES.values() if e.runs(model)]
         print(f"plan: --engine {engine.key}: {engine.name} {engine.version} does not run {_one_line(model.name)[:100]}'s "
-              f"{kind} layers" + (f" (--engine {' or '.join(others)} does)" if others else ""), file=sys.stderr)
+              f"{engine.layers_not_run(model)}" + (f" (--engine {' or '.join(others)} does)" if others else ""), file=sys.stderr)
         return True
     if served_weights(model, request.precision, engine, request.checkpoint) is not None:
         return False

@@ -82,6 +82,7 @@ class ModelPage:
     detail: DetailedSizing | None  # None: the catalog has no architecture for this model
     commands: LaunchCommands | None
     computed_params: int | None  # the architecture's total, to compare with the published count
+    language_params: int | None  # the same without the vision tower (what a text-only published count covers)
     own_prices: bool  # every price is the brand's own (else the page says where prices come from)
     question: Question | None  # the calculator's first question: the planned setup; None: no plan
     gpus: tuple[Gpu, ...]  # the calculator's GPUs
@@ -235,6 +236,7 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         detail=detail,
         commands=commands,
         computed_params=sum(detail.params_by_component.values()) if detail else None,
+        language_params=sum(v for k, v in detail.params_by_component.items() if k != "vision") if detail else None,
         own_prices=all(g.price_provider == site.brand for g in gpus if g.price_per_gpu_hour is not None),
         question=_planned_question(detail),
         gpus=gpus,

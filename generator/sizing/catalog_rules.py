@@ -16,10 +16,12 @@ def model_problems(model: Model) -> list[tuple[str, str]]:
     """(field, problem) for what the model's facts contradict in the sizing."""
     if model.architecture is None:
         return []
-    computed = sum(params_by_component(model).values())
+    by_component = params_by_component(model)
+    computed = sum(by_component.values()) - (by_component["vision"] if model.params_without_vision else 0)
     rounded = model.params % 10**6 == 0
     tolerance = PARAMS_TOLERANCE[rounded]
     if abs(computed - model.params) <= model.params * tolerance:
         return []
-    return [("architecture", f"adds up to {computed:,} parameters, {abs(computed / model.params - 1):.1%} from params "
+    counted = " (the vision tower left out, as params_without_vision says)" if model.params_without_vision else ""
+    return [("architecture", f"adds up to {computed:,} parameters{counted}, {abs(computed / model.params - 1):.1%} from params "
              f"({model.params:,}); it must be within {tolerance:.1%}{' of a rounded count' if rounded else ''}")]

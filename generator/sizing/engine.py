@@ -26,7 +26,8 @@ MEMORY_IN_USE = "memory_in_use"  # the fraction asks for more than is free once 
 WEIGHTS_DO_NOT_FIT = "weights_do_not_fit"
 NO_KV_MEMORY = "no_kv_memory"  # the weights load, nothing is left for the KV cache
 CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequence of the context
-# The engine's version does not run the model's kind of layers (engine record `recurrent_kinds`).
+# The engine's version does not run the model's kind of layers (engine record `recurrent_kinds`,
+# `global_attention_heads`).
 ENGINE_DOES_NOT_RUN = "engine_does_not_run"
 # No checkpoint of the precision asked that the engine serves (checkpoints.py): no command loads
 # other weights than the verdict is for.
@@ -142,6 +143,8 @@ class Engine:
     on_the_fly_fp8: tuple[tuple[str, str], ...] = ()
     # the recurrent-state layer kinds (records.LinearAttention.kind) its version runs
     recurrent_kinds: tuple[str, ...] = ()
+    # it runs global layers whose attention has heads of its own (records.Attention.global_layers: Gemma 4)
+    global_attention_heads: bool = False
     # the flags that draft tokens with the model's MTP layers, one token ahead
     speculative_flags: tuple[tuple[str, str], ...] = ()
     speculative_with_pipeline: bool = False  # it drafts when the target has several pipeline stages
@@ -149,10 +152,19 @@ class Engine:
     # the tower nor profiles its encoder; () when the engine has none (it then loads the tower)
     text_only_flags: tuple[tuple[str, str], ...] = ()
 
+    def layers_not_run(self, model: Model) -> str | None:
+        """The model's kind of layers this engine's version does not run, in words; None: it runs them all."""
+        arch = model.architecture
+        linear = arch.linear_attention
+        if linear is not None and linear.kind not in self.recurrent_kinds:
+            return f"{linear.kind} layers"
+        if arch.attention.global_differs and not self.global_attention_heads:
+            return "global attention layers with KV heads of their own (Gemma 4)"
+        return None
+
     def runs(self, model: Model) -> bool:
         """Whether this engine's version runs every kind of layer the model has."""
-        linear = model.architecture.linear_attention
-        return linear is None or linear.kind in self.recurrent_kinds
+        return self.layers_not_run(model) is None
 
     def as_data(self) -> dict:
         """The record as the browser reads it (plan_data.py)."""

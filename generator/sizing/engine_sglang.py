@@ -181,6 +181,8 @@ SGLANG = Engine(
     # Gated DeltaNet (qwen3_next.py) and Kimi Delta; Mamba2 hybrids (granitemoehybrid.py) came after
     # this version, with sgl-project/sglang PR #18040 (2026-01-31)
     recurrent_kinds=("gated_deltanet", "kimi_delta"),
+    # no Gemma 4 in 0.5.3rc2 (sglang/srt/models has gemma3 only): global layers with heads of their own
+    # are not run
     # docs/basic_usage/deepseek_v3.md: MTP is `--speculative-algorithm EAGLE` (NEXTN is its alias);
     # "The minimum configuration is --speculative-num-steps 1 --speculative-eagle-topk 1
     # --speculative-num-draft-tokens 2"; the draft path defaults to the model's own checkpoint

@@ -85,34 +85,33 @@ def vllm_mxfp4_padding(gpu: Gpu) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class BlockGroup:
-    """`groups` KV cache groups of one layer kind; a request of n tokens needs, in each,
-    ceil(min(n, cap) / block size) + extra blocks (cap None: every token)."""
+    """`groups` KV cache groups of one layer kind, `block_size` tokens a block; a request of n tokens
+    needs, in each, ceil(min(n, cap) / block_size) + extra blocks (cap None: every token)."""
 
     groups: int
+    block_size: int
     cap: int | None
     extra: int
 
-    def blocks(self, tokens: int, block_size: int) -> int:
+    def blocks(self, tokens: int) -> int:
         covered = tokens if self.cap is None else min(tokens, self.cap)
-        return self.groups * (cdiv(covered, block_size) + self.extra)
+        return self.groups * (cdiv(covered, self.block_size) + self.extra)
 
 
 @dataclass(frozen=True)
 class BlockLayout:
-    """Every group takes one block of `bytes_per_block` per block id; a request needs `blocks(n)` ids."""
+    """Every group takes one block of `bytes_per_block` per block id; a request needs `blocks(n)` ids.
+    `block_size`: the tokens of a block of the kind with the largest page per token."""
 
     block_size: int
     bytes_per_block: int
     groups: tuple[BlockGroup, ...]
 
     def blocks(self, tokens: int) -> int:
-        return sum(group.blocks(tokens, self.block_size) for group in self.groups)
+        return sum(group.blocks(tokens) for group in self.groups)
 
     def needed_bytes(self, tokens: int) -> int:
         return self.bytes_per_block * self.blocks(tokens)
-
-    def as_data(self) -> list:
-        return [self.block_size, self.bytes_per_block, [[g.groups, g.cap, g.extra] for g in self.groups]]
 
 
 def block_layout(kinds: Sequence[KindBytes], pipeline: int, batch_tokens: int, stage_layers: int | None = None) -> BlockLayout:
@@ -134,15 +133,22 @@ def block_layout(kinds: Sequence[KindBytes], pipeline: int, batch_tokens: int, s
         group_size = max(counts)
     groups = []
     for kind, layers in zip(kinds, counts):
+        tokens = block_size
         if kind.per_sequence:  # MambaSpec: one state block per request
             cap, extra = 0, 1
-        elif kind.window is not None:
-            # SlidingWindowSpec: the window, the tokens in flight, one block more for a window that
-            # straddles two blocks.
-            cap, extra = kind.window - 1 + in_flight, 1
         else:
-            cap, extra = None, 0
-        groups.append(BlockGroup(cdiv(layers, group_size), cap, extra))
+            # Every page is as large as the largest: a kind with a smaller page per token takes
+            # proportionally more tokens a block where that divides evenly, else its page is padded
+            # (kv_cache_planning.py unify_kv_cache_spec_page_size; Gemma 4's global layers).
+            if per_token % kind.bytes == 0:
+                tokens = block_size * (per_token // kind.bytes)
+            if kind.window is not None:
+                # SlidingWindowSpec: the window, the tokens in flight, one block more for a window
+                # that straddles two blocks.
+                cap, extra = kind.window - 1 + in_flight, 1
+            else:
+                cap, extra = None, 0
+        groups.append(BlockGroup(cdiv(layers, group_size), tokens, cap, extra))
     return BlockLayout(block_size, group_size * block_size * per_token, tuple(groups))
 
 
@@ -240,6 +246,7 @@ VLLM = Engine(
     on_the_fly_fp8=(("--quantization", "fp8"),),
     # vllm/model_executor/models: qwen3_next.py, kimi_linear.py, granitemoehybrid.py (Mamba2 hybrids)
     recurrent_kinds=("gated_deltanet", "kimi_delta", "mamba2"),
+    global_attention_heads=True,  # vllm/model_executor/models/gemma4.py: per_layer_config head_dim, num_key_value_heads
     rope_override=rope_override,
     # vllm/config/multimodal.py language_model_only: "disables all multimodal inputs by setting all
     # modality limits to 0"; interfaces.py _mark_tower_model: tower components "are automatically

@@ -21,7 +21,9 @@ from dataclasses import dataclass, replace
 from typing import Iterator, NamedTuple
 
 from generator.catalog.records import Model
-from generator.sizing.layer_kinds import attention_tensors, linear_attention_tensors, pattern_letter, recurrent_layer_indices
+from generator.sizing.layer_kinds import (
+    attention_tensors, layer_attention, linear_attention_tensors, pattern_letter, recurrent_layer_indices,
+)
 
 
 class GgmlType(NamedTuple):
@@ -104,8 +106,8 @@ def _vector(name: str, layer: int | None, size: int) -> GgufTensor:
 def _attention(model: Model, i: int) -> Iterator[GgufTensor]:
     """One layer's attention tensors (layer_kinds.py), vectors in F32; a checkpoint that stores q, k
     and v as one qkv_proj (Phi-3) keeps it in the GGUF file as attn_qkv."""
-    a = model.architecture.attention
-    for tensor in attention_tensors(model.architecture):
+    a = layer_attention(model.architecture, i)  # Gemma 4: a global layer's own heads
+    for tensor in attention_tensors(model.architecture, a):
         if a.fused_qkv and tensor.names[0] in ("attn_q", "attn_k"):
             if tensor.names[0] == "attn_q":
                 yield _matrix("attn_qkv", i, tensor.row, a.query_dim + 2 * a.kv_dim)
@@ -160,6 +162,9 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
         yield _vector("ffn_exps_bias", i, (2 * width + hidden) * experts)
     if moe.shared_expert_gate:
         yield _vector("ffn_gate_inp_shexp", i, hidden)
+    if moe.router_scales:  # Gemma 4 (models/gemma4-iswa.cpp): ffn_gate_inp_s and ffn_down_exps_s
+        yield _vector("ffn_gate_inp.scale", i, hidden)
+        yield _vector("ffn_down_exps.scale", i, experts)
 
 
 def gguf_sizable(model: Model) -> bool:
@@ -251,7 +256,9 @@ def gguf_facts(model: Model) -> QuantizeFacts:
     a = arch.attention
     gqa = a.heads // a.kv_heads if a.kind == "gqa" else 1
     dense_gqa = arch.moe is None and a.kind == "gqa" and gqa > 1
-    attention_layers = arch.attention_layers + (arch.extra_layers if arch.extra_layers_in_gguf else 0)
+    # n_attention_wv counts the attn_v (or attn_qkv) tensors: none in a layer whose key is its value
+    without_value = arch.attention_layers - a.sliding_window_layers if a.global_key_is_value else 0
+    attention_layers = arch.attention_layers - without_value + (arch.extra_layers if arch.extra_layers_in_gguf else 0)
     return QuantizeFacts(gguf_blocks(model), attention_layers, model.experts or 0, gqa, dense_gqa and arch.layers == 80,
                          not arch.tied_embeddings)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from generator.catalog.records import Architecture
+from generator.catalog.records import Architecture, Attention
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ LayerKind = AttentionLayers | LatentLayers | RecurrentStateLayers
 
 
 def _softmax_layers(arch: Architecture, layers: int, window: int | None) -> AttentionLayers | LatentLayers:
-    attention = arch.attention
+    attention = arch.attention if window is not None else arch.attention.global_layers
     if attention.kind == "mla":
         return LatentLayers(layers, attention.kv_lora_rank + attention.qk_rope_head_dim, attention.indexer_head_dim or 0, window)
     return AttentionLayers(layers, attention.kv_heads, attention.head_dim, window)
@@ -137,6 +137,19 @@ def layer_kinds(arch: Architecture, drafting: int = 0) -> tuple[LayerKind, ...]:
                                           linear.key_heads if linear.kind == "mamba2" else 0,
                                           FP32_STATE_BYTES_PER_VALUE if linear.ssm_state_float32 else STATE_BYTES_PER_VALUE))
     return tuple(kind for kind in kinds if kind.layers)
+
+
+def windowed_layer_indices(arch: Architecture) -> frozenset[int]:
+    """Which layers attend within the sliding window: the first `sliding_window_layers` of every
+    period, the last layer of each period global (llama.cpp's set_swa_pattern; Gemma 3 and 4's
+    layer_types: five sliding, then one full)."""
+    windowed, layers = arch.attention.sliding_window_layers, arch.layers
+    if not windowed:
+        return frozenset()
+    if windowed >= layers:
+        return frozenset(range(layers))
+    period = layers // (layers - windowed)
+    return frozenset(layer for layer in range(layers) if layer % period < period - 1)
 
 
 def pattern_letter(arch: Architecture, layer: int) -> str | None:
@@ -202,13 +215,14 @@ class LayerTensor:
     shards: int = 1
 
 
-def _gqa_tensors(arch: Architecture) -> list[LayerTensor]:
-    a, hidden = arch.attention, arch.hidden_size
+def _gqa_tensors(arch: Architecture, a: Attention) -> list[LayerTensor]:
+    hidden = arch.hidden_size
     q_dim, kv_dim = a.query_dim, a.kv_dim
-    # NOTE: a gated attention output (Qwen3-Next) doubles the query projection: query and gate.
+    # NOTE: a gated attention output (Qwen3-Next) doubles the query projection: query and gate;
+    # a layer whose key is its value (Gemma 4's global layers) has no value projection.
     tensors = [
         LayerTensor(("attn_q",), hidden, q_dim * (2 if a.output_gate else 1), a.heads),
-        LayerTensor(("attn_k", "attn_v"), hidden, kv_dim, a.kv_heads),
+        LayerTensor(("attn_k",) if a.key_is_value else ("attn_k", "attn_v"), hidden, kv_dim, a.kv_heads),
         LayerTensor(("attn_output",), q_dim, hidden, a.heads),
     ]
     if a.qkv_bias:
@@ -256,9 +270,24 @@ def _mla_tensors(arch: Architecture) -> list[LayerTensor]:
     return tensors
 
 
-def attention_tensors(arch: Architecture) -> list[LayerTensor]:
-    """The weights of one softmax-attention layer (full or sliding window, GQA or MLA)."""
-    return _mla_tensors(arch) if arch.attention.kind == "mla" else _gqa_tensors(arch)
+def attention_tensors(arch: Architecture, attention: Attention | None = None) -> list[LayerTensor]:
+    """The weights of one softmax-attention layer (GQA or MLA); `attention`: the layer's own where the
+    global layers differ from the sliding-window ones (attention_layer_groups)."""
+    return _mla_tensors(arch) if arch.attention.kind == "mla" else _gqa_tensors(arch, attention or arch.attention)
+
+
+def attention_layer_groups(arch: Architecture) -> tuple[tuple[Attention, int], ...]:
+    """The softmax-attention layers as (their attention, how many): the global layers, then the
+    sliding-window ones where their attention differs (Gemma 4); one pair for every other model."""
+    a = arch.attention
+    if not a.global_differs:
+        return ((a, arch.attention_layers),)
+    return ((a.global_layers, arch.attention_layers - a.sliding_window_layers), (a, a.sliding_window_layers))
+
+
+def layer_attention(arch: Architecture, layer: int) -> Attention:
+    """The attention of one layer: a sliding-window layer's, or a global one's (Gemma 4)."""
+    return arch.attention if layer in windowed_layer_indices(arch) else arch.attention.global_layers
 
 
 def linear_attention_tensors(arch: Architecture) -> list[LayerTensor]:

@@ -19,7 +19,9 @@ Rules of llama.cpp (ggml-org/llama.cpp, read at commit 82bb48500a9a6b3374da2cf58
 - common/arg.cpp: `--n-cpu-moe N` keeps the routed experts (ffn_*_exps) of blocks 0..N-1 in RAM;
 - src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-context.cpp: each layer's K and V rows
   (the latent only for MLA) for n_ctx cells, n_ctx padded to 256; sliding-window layers hold
-  PAD(min(n_ctx, n_swa * n_seq + n_ubatch), 256) cells; the cache sits with its layer;
+  PAD(min(n_ctx, n_swa * n_seq + n_ubatch), 256) cells;
+  each layer's rows at its own width (n_embd_k_gqa(il): Gemma 4's global layers); the cache sits
+  with its layer;
 - common/common.h: `--fit` (on by default) keeps a margin of 1 GiB free on every GPU.
 The compute buffer has no formula in llama.cpp (it measures a worst-case graph); compute_buffer_bytes
 states the estimate used here and tests/data/llama_cpp_compute_buffers.yaml the logs it is checked against.
@@ -35,7 +37,9 @@ from generator.catalog.records import Gpu, Model, RopeScaling
 from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, plain_number, round_up, rope_scaling_at
 from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_blocks, gguf_file, tensor_bytes
 from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
-from generator.sizing.layer_kinds import RecurrentStateLayers, layer_kinds, pattern_letter, recurrent_layer_indices
+from generator.sizing.layer_kinds import (
+    RecurrentStateLayers, layer_kinds, pattern_letter, recurrent_layer_indices, windowed_layer_indices,
+)
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 
 def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
@@ -173,11 +177,17 @@ def llama_cpp_layers(model: Model, quant: str, imatrix: bool = False) -> LlamaCp
     return LlamaCppLayers(file, embeddings, tuple(LayerBytes(*row) for row in totals), model.architecture.tied_embeddings)
 
 
-def cell_bytes(model: Model, cache_type: str) -> int:
-    """One layer's cache for one cell: the rows llama.cpp caches per token (layer_kinds.py), each
-    in blocks of the cache type."""
-    rows = layer_kinds(model.architecture)[0].llama_cpp_rows
-    return sum(cache_row_bytes(values, cache_type) for values in rows)
+def cell_bytes(model: Model, cache_type: str) -> dict[str, int]:
+    """One layer's cache for one cell, by `layer_caches` letter ("0" every token, "1" a window): the
+    rows llama.cpp caches per token (layer_kinds.py), each in blocks of the cache type. The two differ
+    where the global layers have their own KV heads and width (Gemma 4: llama-hparams.cpp
+    n_embd_k_gqa(il) per layer; a global layer without v_proj caches its key as the value too,
+    models/gemma4-iswa.cpp "use Kcur as Vcur")."""
+    cells = {"0": 0, "1": 0}
+    for kind in layer_kinds(model.architecture):
+        if not kind.per_sequence:
+            cells["0" if kind.window is None else "1"] = sum(cache_row_bytes(values, cache_type) for values in kind.llama_cpp_rows)
+    return cells
 
 
 def window_cells(model: Model) -> int | None:
@@ -198,16 +208,12 @@ def layer_caches(model: Model) -> str:
     NemotronH's KV to attention layers with n_ff 0 and states to Mamba layers with n_ff 0; a
     Nemotron-NAS layer without attention: n_head_kv 0, so K and V rows of 0 values,
     llama-hparams.cpp n_embd_k_gqa).
-    Windowed layers are the first `sliding_window_layers` of every period, as llama.cpp's
-    set_swa_pattern lays them (the last layer of each period is global)."""
+    Windowed layers as layer_kinds.windowed_layer_indices lays them."""
     arch = model.architecture
-    a, recurrent = arch.attention, recurrent_layer_indices(arch)
-    windowed, layers = a.sliding_window_layers or 0, arch.layers
-    period = layers // (layers - windowed) if layers > windowed else 1
+    recurrent, windowed = recurrent_layer_indices(arch), windowed_layer_indices(arch)
     caches = "".join("-" if pattern_letter(arch, layer) in ("-", "E") or not arch.has_attention(layer) else "r" if layer in recurrent
-                     else "1" if windowed and (windowed == layers or layer % period < period - 1)
-                     else "0" for layer in range(layers))
-    return caches + "-" * (gguf_blocks(model) - layers)  # the NextN blocks the file keeps
+                     else "1" if layer in windowed else "0" for layer in range(arch.layers))
+    return caches + "-" * (gguf_blocks(model) - arch.layers)  # the NextN blocks the file keeps
 
 
 def every_layer(model: Model) -> int:
@@ -274,8 +280,8 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     compute = compute_buffer_bytes(arch.vocab_size, arch.hidden_size)
     room = total - FIT_MARGIN
     experts = arch.moe is not None
-    full_kv = per_cell * cells
-    window_kv = full_kv if window is None else per_cell * min(cells, window)
+    full_kv = per_cell["0"] * cells
+    window_kv = per_cell["1"] * (cells if window is None else min(cells, window))
     # a state per slot (--parallel, or llama-server's 4 without it); nothing for a feed-forward layer
     slots = request.users if request.users > 1 else AUTO_SLOTS
     cache_bytes = {"0": full_kv, "1": window_kv, "r": state_bytes(model) * slots, "-": 0}
@@ -297,7 +303,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         ngl = largest(lambda layers: fits(layers, cpu_moe), all_layers)
     ngl = min(ngl, all_layers)
     weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
-    kv_per_token = per_cell * (caches.count("0") + caches.count("1"))  # one cell of every attention layer, windowed or not
+    kv_per_token = per_cell["0"] * caches.count("0") + per_cell["1"] * caches.count("1")  # one cell of every attention layer
     # one token also reads its sequence's cache: on the GPUs for offloaded layers
     kv_read = sum(kv) // max(request.users, 1)
     speed = None

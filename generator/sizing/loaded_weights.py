@@ -16,7 +16,7 @@ from generator.catalog.records import Architecture, Model
 from generator.sizing.engine import cdiv, round_up
 from generator.sizing.formats import StoredFormats, stored_tensors, tensor_bytes
 from generator.sizing.layer_kinds import attention_tensors
-from generator.sizing.weights import Tensors
+from generator.sizing.weights import Tensors, value_slot_copies
 
 # NOTE: vLLM pads the vocabulary of VocabParallelEmbedding and ParallelLMHead to a multiple of 64
 # before splitting it over the GPUs (vllm/model_executor/layers/vocab_parallel_embedding.py:
@@ -76,6 +76,8 @@ def tensor_shares(model: Model, stored: StoredFormats, tensor_parallel: int,
         part = ("draft" if tensor.prediction else tensor.component if tensor.component in (*VOCAB_COMPONENTS, "vision")
                 else "layers")
         shares[part] += _shard_bytes(tensor, fmt, tensor_parallel, mxfp4_padding)
+    for tensor in value_slot_copies(model.architecture):  # only vLLM runs such layers (engine.global_attention_heads)
+        shares["layers"] += _shard_bytes(tensor, stored.format_of("attention"), tensor_parallel, mxfp4_padding)
     return TensorShares(**shares)
 
 

@@ -112,9 +112,9 @@ def tensor_parallel_fits(arch: Architecture, size: int) -> bool:
     attention = arch.attention
     if attention.heads % size:
         return False
-    kv = attention.kv_heads
-    if attention.kind == "gqa" and kv % size and size % kv:
-        return False
+    for kv in {attention.kv_heads, attention.global_layers.kv_heads}:  # Gemma 4's global layers have their own
+        if attention.kind == "gqa" and kv % size and size % kv:
+            return False
     linear = arch.linear_attention
     if linear is not None and linear.kind == "mamba2":
         # Mamba2 splits its heads; one group (or fewer groups than GPUs) is copied to every GPU

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from generator.catalog.records import COMPONENTS, Architecture, Model
-from generator.sizing.layer_kinds import LayerTensor, attention_tensors, linear_attention_tensors
+from generator.sizing.layer_kinds import LayerTensor, attention_layer_groups, attention_tensors, linear_attention_tensors
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,13 @@ class Tensors:
 
 def _attention(arch: Architecture, layers: int, component: str) -> list[Tensors]:
     return _of_layers(attention_tensors(arch), layers, component)
+
+
+def _target_attention(arch: Architecture) -> list[Tensors]:
+    """The model's softmax-attention layers, by kind where its global layers differ from its
+    sliding-window ones (Gemma 4)."""
+    return [tensor for attention, layers in attention_layer_groups(arch)
+            for tensor in _of_layers(attention_tensors(arch, attention), layers, "attention")]
 
 
 def _of_layers(layer: list[LayerTensor], layers: int, component: str) -> list[Tensors]:
@@ -65,6 +72,10 @@ def _moe_layer(model: Model, layers: int, component: str | None = None) -> list[
         tensors.append(Tensors(component or "routed_experts", bias, 1, experts * layers))
     if moe.shared_expert_gate:
         tensors.append(Tensors(component or "shared_experts", hidden, 1, layers))
+    if moe.router_scales:
+        # NOTE: Gemma 4's router (vLLM gemma4.py Gemma4Router): `scale` per hidden channel, `per_expert_scale`
+        tensors += [Tensors(component or "router_and_norms", hidden, 1, layers),
+                    Tensors(component or "router_and_norms", experts, 1, layers)]
     if moe.latent_size:
         # NOTE: latent MoE (Kimi-K3): the token is projected down to the latent width before the
         # routed experts and back up after them, with a norm on the latent.
@@ -80,7 +91,7 @@ def tensors(model: Model) -> list[Tensors]:
     arch = model.architecture
     hidden = arch.hidden_size
     result = [Tensors("embeddings", arch.vocab_size, hidden, 1, arch.vocab_size)]  # vocab-parallel
-    result += _attention(arch, arch.attention_layers, "attention")
+    result += _target_attention(arch)
     if arch.linear_attention:
         result += _of_layers(linear_attention_tensors(arch), arch.linear_attention.layers, "attention")
     result += _dense_mlp(arch)
@@ -94,6 +105,14 @@ def tensors(model: Model) -> list[Tensors]:
     if arch.vision:
         result += _vision(arch)
     return result
+
+
+def value_slot_copies(arch: Architecture) -> list[Tensors]:
+    """What vLLM loads beyond the checkpoint where a layer's key is its value: Gemma 4's global layers
+    build one QKVParallelLinear and load the key's weights into its value slot too (vLLM 0.33.0
+    models/gemma4.py: "k_eq_v layers load K weights into both K and V slots")."""
+    return [Tensors("attention", arch.hidden_size, a.kv_dim, layers, a.kv_heads)
+            for a, layers in attention_layer_groups(arch) if a.key_is_value]
 
 
 def _dense_mlp(arch: Architecture) -> list[Tensors]:

@@ -86,12 +86,13 @@
     if (state) size = size * ceilDiv(state, size * perToken);
     var counts = kinds.map(function (k) { return stageLayers || cdiv(k[0], pipeline); }), group = Math.min.apply(null, counts);
     if (Math.max.apply(null, counts) < 1.5 * group) group = Math.max.apply(null, counts);
-    var groups = kinds.map(function (k, i) {  // [groups, the tokens a request's blocks cover at most, extra blocks]
-      return [B(cdiv(counts[i], group)), k[3] ? 0n : k[2] === null ? null : B(k[2] - 1) + inFlight, k[3] || k[2] !== null ? 1n : 0n];
+    var groups = kinds.map(function (k, i) {  // [groups, the tokens a request's blocks cover at most, extra blocks, tokens a block]
+      var tokens = !k[3] && perToken % B(k[1]) === 0n ? size * (perToken / B(k[1])) : size;  // a smaller page takes more tokens
+      return [B(cdiv(counts[i], group)), k[3] ? 0n : k[2] === null ? null : B(k[2] - 1) + inFlight, k[3] || k[2] !== null ? 1n : 0n, tokens];
     });
     var layout = { bytesPerBlock: B(group) * size * perToken };
     layout.blocks = function (tokens) {
-      return sum(groups.map(function (g) { return g[0] * (ceilDiv(g[1] === null ? tokens : minBig(tokens, g[1]), size) + g[2]); }));
+      return sum(groups.map(function (g) { return g[0] * (ceilDiv(g[1] === null ? tokens : minBig(tokens, g[1]), g[3]) + g[2]); }));
     };
     layout.neededBytes = function (tokens) { return layout.bytesPerBlock * layout.blocks(tokens); };
     return layout;
@@ -335,11 +336,11 @@
   function llamaCppPlan(model, shared, gpu, count, request) {
     var L = shared.llama_cpp, T = model.llama_cpp, Q = T.quants[request.quant], layers = T.layer_caches.length, all = layers + 1;  // the file's blocks
     var context = request.context || T.default_context, users = request.users || 1, perCell = T.cell_bytes[request.cacheType];
-    var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell * cells, room = gpu.memory_bytes - L.fit_margin;
-    var windowKv = T.window_cells === null ? fullKv : perCell * Math.min(cells, T.window_cells);
+    var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell["0"] * cells, room = gpu.memory_bytes - L.fit_margin;
+    var windowKv = perCell["1"] * (T.window_cells === null ? cells : Math.min(cells, T.window_cells));  // cell_bytes by letter
     var slots = users > 1 ? users : L.auto_slots;  // --parallel, or llama-server's 4 slots without it
     var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * slots, "-": 0 };  // a state per slot
-    var attentionLayers = T.layer_caches.replace(/[r-]/g, "").length, stateLayers = T.layer_caches.replace(/[^r]/g, "").length;
+    var fullLayers = T.layer_caches.replace(/[^0]/g, "").length, windowLayers = T.layer_caches.replace(/[^1]/g, "").length, stateLayers = T.layer_caches.replace(/[^r]/g, "").length;
     function fullest(p) { return Math.max.apply(null, p.weights.map(function (w, i) { return w + p.kv[i]; })); }
     function fits(ngl, cpuMoe) { return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, cacheBytes)) + T.compute_buffer <= room; }
     function most(holds, high) { return Number(largest(function (n) { return holds(Number(n)); }, B(high))); }
@@ -366,7 +367,7 @@
       model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant, imatrix: false,  // the calculator plans stock llama-quantize files
       gguf_file_bytes: Q.file[2], gguf_tensor_bytes: Q.file[0], bits_per_weight: Math.round(Q.file[0] * 8 / Q.file[1] * 10000) / 10000, context: context,
       users: users, cache_type: request.cacheType, n_gpu_layers: ngl, n_cpu_moe: cpuMoe, total_memory_bytes_per_gpu: gpu.memory_bytes,
-      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell * attentionLayers,
+      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell["0"] * fullLayers + perCell["1"] * windowLayers,
       state_bytes_per_user: T.state_bytes * stateLayers,
       kv_bytes_per_gpu: p.kv[at], kv_bytes_in_ram: p.ramKv, compute_buffer_bytes: T.compute_buffer,
       starts: p.weights[at] + p.kv[at] + T.compute_buffer <= room, gpu_read_bytes_per_token: p.gpuRead + kvRead,
