@@ -38,10 +38,25 @@ def test_kv_bytes_per_token_by_cache_type(catalog, slug, cache_type, expected):
 
 def test_sliding_window_layers_hold_their_window_and_a_micro_batch(catalog):
     # gpt-oss-20b, 131,072 tokens, f16: 12 full layers × 131,072 cells × (8 × 64) × 2 (K, V) × 2 bytes,
-    # and 12 sliding layers of PAD(128 + 512, 256) = 768 cells
+    # and 12 sliding layers of PAD(128 × 4 + 512, 256) = 1,024 cells: without --parallel, llama-server's
+    # 4 slots share one unified cache, which holds a window for each (llama-kv-cache-iswa.cpp:
+    # n_swa * (unified ? n_seq_max : 1) + n_ubatch)
     plan = llama_cpp_plan(_model(catalog, "gpt-oss-20b"), _gpu(catalog, "h100-sxm"), 1, LlamaCppRequest(context=131072))
-    assert plan.kv_bytes_per_gpu == 12 * 131072 * 2048 + 12 * 768 * 2048
+    assert plan.kv_bytes_per_gpu == 12 * 131072 * 2048 + 12 * 1024 * 2048
     assert plan.n_gpu_layers == 25 and plan.kv_bytes_in_ram == 0
+    # --parallel 3: three streams of 131,072 cells, each with its own window: 3 × PAD(128 + 512, 256)
+    three = llama_cpp_plan(_model(catalog, "gpt-oss-20b"), _gpu(catalog, "h100-sxm"), 1,
+                           LlamaCppRequest(context=131072, users=3))
+    assert three.kv_bytes_per_gpu == 12 * 3 * 131072 * 2048 + 12 * 3 * 768 * 2048
+
+
+def test_gemma_4_31b_cache_in_its_two_caches(catalog):
+    """Gemma-4-31B, --ctx-size 32768 without --parallel (4 slots, one unified stream): the non-SWA cache
+    of 10 global layers × 32,768 cells × 8,192 bytes (2,560 MiB) and the SWA cache of 50 layers ×
+    PAD(1,024 × 4 + 512, 256) = 4,608 cells × 16,384 bytes (3,600 MiB)."""
+    plan = llama_cpp_plan(_model(catalog, "gemma-4-31b"), _gpu(catalog, "h100-sxm"), 1,
+                          LlamaCppRequest(quant="Q4_K_M", context=32768))
+    assert plan.kv_bytes_per_gpu == (2560 + 3600) * 2**20 == 10 * 32768 * 8192 + 50 * 4608 * 16384
 
 
 def test_one_gpu_layer_is_the_output_layer(catalog):

@@ -19,7 +19,7 @@ Rules of llama.cpp (ggml-org/llama.cpp, read at commit 82bb48500a9a6b3374da2cf58
 - common/arg.cpp: `--n-cpu-moe N` keeps the routed experts (ffn_*_exps) of blocks 0..N-1 in RAM;
 - src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-context.cpp: each layer's K and V rows
   (the latent only for MLA) for n_ctx cells, n_ctx padded to 256; sliding-window layers hold
-  PAD(min(n_ctx, n_swa * n_seq + n_ubatch), 256) cells;
+  PAD(min(n_ctx, n_swa * (unified ? n_seq_max : 1) + n_ubatch), 256) cells a stream (window_cells);
   each layer's rows at its own width (n_embd_k_gqa(il): Gemma 4's global layers); the cache sits
   with its layer;
 - common/common.h: `--fit` (on by default) keeps a margin of 1 GiB free on every GPU.
@@ -190,10 +190,21 @@ def cell_bytes(model: Model, cache_type: str) -> dict[str, int]:
     return cells
 
 
-def window_cells(model: Model) -> int | None:
-    """The cells a sliding-window layer holds at most (None: no such layer)."""
-    window = next((kind.window for kind in layer_kinds(model.architecture) if kind.window is not None), None)
-    return None if window is None else round_up(window + N_UBATCH, CONTEXT_PADDING)
+def sliding_window(model: Model) -> int | None:
+    """The tokens a sliding-window layer attends to (hparams.n_swa); None: no such layer."""
+    return next((kind.window for kind in layer_kinds(model.architecture) if kind.window is not None), None)
+
+
+def window_cells(window: int | None, cells: int, users: int) -> int:
+    """The cells every sliding-window layer holds (llama-kv-cache-iswa.cpp: PAD(min(size, n_swa ×
+    (unified ? n_seq_max : 1) + n_ubatch), 256) a stream; `cells`: the --ctx-size). Without --parallel,
+    llama-server's 4 slots share one unified stream (AUTO_SLOTS): 4 windows and a micro-batch; with
+    --parallel U (kv_unified off), U streams of --ctx-size / U cells, each of one window and a micro-batch."""
+    if window is None:
+        return cells
+    if users == 1:
+        return round_up(min(cells, window * AUTO_SLOTS + N_UBATCH), CONTEXT_PADDING)
+    return users * round_up(min(cells // users, window + N_UBATCH), CONTEXT_PADDING)
 
 
 def state_bytes(model: Model) -> int:
@@ -273,7 +284,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     arch = model.architecture
     tables = llama_cpp_layers(model, request.quant, request.imatrix)
     caches = layer_caches(model)
-    per_cell, window = cell_bytes(model, request.cache_type), window_cells(model)
+    per_cell = cell_bytes(model, request.cache_type)
     context = request.context or default_llama_cpp_context(model)
     cells = round_up(context * request.users, CONTEXT_PADDING)
     total = engine_memory_bytes(gpu)
@@ -281,7 +292,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     room = total - FIT_MARGIN
     experts = arch.moe is not None
     full_kv = per_cell["0"] * cells
-    window_kv = per_cell["1"] * (cells if window is None else min(cells, window))
+    window_kv = per_cell["1"] * window_cells(sliding_window(model), cells, request.users)
     # a state per slot (--parallel, or llama-server's 4 without it); nothing for a feed-forward layer
     slots = request.users if request.users > 1 else AUTO_SLOTS
     cache_bytes = {"0": full_kv, "1": window_kv, "r": state_bytes(model) * slots, "-": 0}

@@ -31,8 +31,8 @@ from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
 from generator.sizing.kv_cache import default_context
 from generator.sizing.layer_kinds import kind_bytes
 from generator.sizing.llama_cpp import (
-    AUTO_SLOTS, CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, RAM_BANDWIDTH, cell_bytes, compute_buffer_bytes,
-    default_llama_cpp_context, layer_caches, llama_cpp_layers, state_bytes, window_cells,
+    AUTO_SLOTS, CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, N_UBATCH, RAM_BANDWIDTH, cell_bytes, compute_buffer_bytes,
+    default_llama_cpp_context, layer_caches, llama_cpp_layers, sliding_window, state_bytes,
 )
 from generator.sizing.loaded_weights import fullest_stage_attention_layers, layer_sizes, tensor_shares
 from generator.sizing.setups import tensor_parallel_size
@@ -148,7 +148,7 @@ def _llama_cpp_tables(model: Model) -> dict:
     return {
         "quants": quants,
         "cell_bytes": {cache_type: cell_bytes(model, cache_type) for cache_type in CACHE_TYPES},
-        "window_cells": window_cells(model), "layer_caches": layer_caches(model), "state_bytes": state_bytes(model),
+        "sliding_window": sliding_window(model), "layer_caches": layer_caches(model), "state_bytes": state_bytes(model),
         "compute_buffer": compute_buffer_bytes(arch.vocab_size, arch.hidden_size),
         "default_context": default_llama_cpp_context(model), "experts": arch.moe is not None,
         "tied_embeddings": arch.tied_embeddings,
@@ -193,6 +193,7 @@ def shared_tables(gpus: tuple[Gpu, ...]) -> dict:
         "llama_cpp": {
             "key": LLAMA_CPP.key, "version": LLAMA_CPP.version, "cache_types": list(CACHE_TYPES), "fit_margin": FIT_MARGIN,
             "context_padding": CONTEXT_PADDING, "ram_bandwidth": RAM_BANDWIDTH, "auto_slots": AUTO_SLOTS,
+            "n_ubatch": N_UBATCH,
         },
         # a GPU the reader types in: NVIDIA's usual MXFP4 padding, batch defaults by its memory alone
         "custom_gpu": {"shapes": list(CUSTOM_SHAPES), "mxfp4_padding": _padding_key(MXFP4_PADDINGS[1])},

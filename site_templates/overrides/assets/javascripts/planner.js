@@ -331,13 +331,21 @@
     return p;
   }
 
+  // window_cells(): one unified stream of AUTO_SLOTS windows without --parallel, else one stream a user.
+  function windowCells(window, cells, users, L) {
+    function pad(n) { return Math.ceil(n / L.context_padding) * L.context_padding; }
+    if (window === null) return cells;
+    if (users === 1) return pad(Math.min(cells, window * L.auto_slots + L.n_ubatch));
+    return users * pad(Math.min(Math.floor(cells / users), window + L.n_ubatch));
+  }
+
   // llama_cpp_plan(), as plan_output.py llama_cpp_json() prints it. request: {quant, context, users,
   // nGpuLayers, nCpuMoe, cacheType}.
   function llamaCppPlan(model, shared, gpu, count, request) {
     var L = shared.llama_cpp, T = model.llama_cpp, Q = T.quants[request.quant], layers = T.layer_caches.length, all = layers + 1;  // the file's blocks
     var context = request.context || T.default_context, users = request.users || 1, perCell = T.cell_bytes[request.cacheType];
     var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell["0"] * cells, room = gpu.memory_bytes - L.fit_margin;
-    var windowKv = perCell["1"] * (T.window_cells === null ? cells : Math.min(cells, T.window_cells));  // cell_bytes by letter
+    var windowKv = perCell["1"] * windowCells(T.sliding_window, cells, users, L);  // cell_bytes by letter
     var slots = users > 1 ? users : L.auto_slots;  // --parallel, or llama-server's 4 slots without it
     var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * slots, "-": 0 };  // a state per slot
     var fullLayers = T.layer_caches.replace(/[^0]/g, "").length, windowLayers = T.layer_caches.replace(/[^1]/g, "").length, stateLayers = T.layer_caches.replace(/[^r]/g, "").length;
