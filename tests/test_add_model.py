@@ -147,6 +147,26 @@ def test_add_model_reads_the_architecture_of_each_family(tmp_path, catalog, cont
     assert model.license == "apache-2.0"
 
 
+@pytest.mark.parametrize("name, text_keys, dropped, expected", [
+    # vLLM reads the experts' width as moe_intermediate_size, then expert_intermediate_size
+    ("gemma-4-26b-a4b", {"expert_intermediate_size": 704}, ("moe_intermediate_size",),
+     {"moe": {"expert_intermediate_size": 704, "shared_experts": 1, "shared_expert_intermediate_size": 2112,
+              "router_scales": True}}),
+    # Gemma4TextConfig: global_head_dim 512 when left out; num_global_key_value_heads only with attention_k_eq_v
+    ("nvidia-gemma-4-31b-it-nvfp4", {}, ("global_head_dim", "attention_k_eq_v"),
+     {"attention": {"global_kv_heads": 16, "global_head_dim": 512}}),
+])
+def test_gemma_4_configs_read_as_their_config_class_does(tmp_path, content_copy, name, text_keys, dropped, expected):
+    config = hf_configs.PUBLISHED[name]
+    text = {k: v for k, v in {**config["text_config"], **text_keys}.items() if k not in dropped}
+    folder = checkpoint_folder(tmp_path, {**config, "text_config": text})
+    assert main(["add-model", str(folder), "--id", "google/gemma-4-test", "--content", str(content_copy)]) == 0
+    arch = yaml.safe_load((content_copy / "models" / "gemma-4-test.yaml").read_text())["architecture"]
+    for part, values in expected.items():
+        assert {key: arch[part].get(key) for key in values} == values
+    assert "global_key_is_value" not in arch["attention"] or "attention_k_eq_v" not in dropped
+
+
 def test_refuses_to_overwrite_without_force(tmp_path, content_copy, capsys):
     folder = checkpoint_folder(tmp_path, hf_configs.LLAMA_3_1_8B)
     args = ["add-model", str(folder), "--id", "meta-llama/Llama-3.1-8B-Instruct", "--content", str(content_copy)]

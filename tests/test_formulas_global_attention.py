@@ -118,3 +118,11 @@ def test_gemma_4_moe_adds_up_to_the_published_25_2_b(catalog):
     assert layout.bytes_per_block == 5 * 16 * 2_048
     names = [t.name for t in gguf_tensors(model) if t.layer == 0]
     assert {"ffn_gate_inp.scale", "ffn_down_exps.scale", "ffn_down_shexp"} <= set(names)
+
+
+def test_sglang_pool_counts_each_layer_at_its_own_width(gemma4):
+    """pool_bytes_per_token by width (the calculator shows SGLang's figures beside its refusal): at TP 2,
+    10 global layers of 2 × 2 × 512 × 2 = 4,096 bytes a token and 50 sliding ones of 2 × 8 × 256 × 2 =
+    8,192, not 60 of the first kind's width."""
+    from generator.sizing.engine_sglang import pool_bytes_per_token
+    assert pool_bytes_per_token(kind_bytes(gemma4.architecture, 2, 2), 1) == 10 * 4_096 + 50 * 8_192 == 450_560

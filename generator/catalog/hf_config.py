@@ -42,6 +42,7 @@ POSITIVE_KEYS = (
     "no_rope_layer_interval", "attention_chunk_size", "moe_num_experts", "moe_k",
     "mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel",
     "moe_shared_expert_intermediate_size", "num_global_key_value_heads", "global_head_dim", "top_k_experts",
+    "expert_intermediate_size",
 )
 # 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
 COUNT_KEYS = (
@@ -202,10 +203,10 @@ def _attention(model_type: str, text: dict, layers: int) -> dict:
     if model_type == "phi3":  # modeling_phi3.py: one qkv_proj
         attention["fused_qkv"] = True
     if model_type in GEMMA4_TYPES:
-        # configuration_gemma4.py: the full-attention layers' own KV heads and head width, and
-        # attention_k_eq_v (their key is their value: no v_proj)
+        # configuration_gemma4.py: the full-attention layers' own KV heads and head width
+        # (hf_families._gemma4), and attention_k_eq_v (their key is their value: no v_proj)
         attention["global_kv_heads"] = text.get("num_global_key_value_heads") or attention["kv_heads"]
-        attention["global_head_dim"] = text.get("global_head_dim") or attention["head_dim"]
+        attention["global_head_dim"] = text["global_head_dim"]
         if text.get("attention_k_eq_v"):
             attention["global_key_is_value"] = True
     window, windowed = _sliding_layers(text, layers)

@@ -17,6 +17,8 @@ TIED_BY_DEFAULT = {"gemma", "gemma2", "gemma3", "gemma3_text", "cohere", "cohere
 CONFIG_DEFAULTS = {
     "gemma3_text": {"vocab_size": 262_208, "max_position_embeddings": 131_072, "head_dim": 256,
                     "sliding_window": 4096, "sliding_window_pattern": 6},
+    # configuration_gemma4.py Gemma4TextConfig
+    "gemma4_text": {"global_head_dim": 512, "sliding_window": 512, "hidden_size_per_layer_input": 256},
 }
 # One norm per layer: attention and MLP run in parallel from the same LayerNorm (modeling_cohere.py).
 ONE_NORM_TYPES = {"cohere", "cohere2"}
@@ -50,11 +52,8 @@ def common_keys(model_type: str, text: dict) -> dict:
         group = next(block["attention"]["n_heads_in_group"] for block in text["block_configs"]
                      if not block["attention"].get("no_op"))
         common["num_key_value_heads"] = text["num_attention_heads"] // group
-    elif model_type in ("gemma4", "gemma4_text") and text.get("num_experts"):
-        # Gemma4TextConfig: top_k_experts; an MLP of intermediate_size beside the experts in every layer
-        # (vLLM gemma4.py Gemma4DecoderLayer: mlp, then router and experts), sized as one shared expert
-        common["num_experts_per_tok"] = text.get("top_k_experts")
-        common["shared_expert_intermediate_size"] = text.get("intermediate_size")
+    elif model_type in ("gemma4", "gemma4_text"):
+        common.update(_gemma4(common))
     elif model_type == "glm4_moe":
         common["router_bias"] = True  # Glm4MoeTopkRouter keeps e_score_correction_bias (modeling_glm4_moe.py)
     return common
@@ -81,6 +80,21 @@ def _llama4(text: dict) -> dict[str, Any]:
             keys["layer_types"] = ["sliding_attention" if r else "full_attention" for r in no_rope]
         else:  # every no_rope_layer_interval-th layer is global
             keys["sliding_window_pattern"] = text.get("no_rope_layer_interval", 4)
+    return keys
+
+
+def _gemma4(text: dict) -> dict[str, Any]:
+    """Gemma 4 (configuration_gemma4.py; vLLM gemma4.py): the global layers' KV heads are
+    num_global_key_value_heads only where attention_k_eq_v; the experts' width under either name
+    (vLLM reads moe_intermediate_size, then expert_intermediate_size), top_k_experts of them a token,
+    and an MLP of intermediate_size beside them in every layer, sized as one shared expert."""
+    keys: dict[str, Any] = {}
+    if not text.get("attention_k_eq_v"):
+        keys["num_global_key_value_heads"] = text.get("num_key_value_heads")
+    if text.get("num_experts"):
+        keys["moe_intermediate_size"] = text.get("moe_intermediate_size") or text.get("expert_intermediate_size")
+        keys["num_experts_per_tok"] = text.get("top_k_experts")
+        keys["shared_expert_intermediate_size"] = text.get("intermediate_size")
     return keys
 
 

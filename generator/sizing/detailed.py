@@ -67,6 +67,12 @@ class Serving:
         return self.plan.split.tensor == self.setup.gpus_per_machine
 
     @property
+    def global_kv_heads_copied(self) -> bool:
+        """Whether the global layers' KV heads (Gemma 4's fewer ones) are fewer than the tensor-parallel
+        GPUs, so that each GPU keeps a copy of one (vllm/config/model.py get_num_kv_heads)."""
+        return self.plan.model.architecture.attention.global_layers.kv_heads < self.plan.split.tensor
+
+    @property
     def runtime_bytes(self) -> int:
         """Per GPU: what the engine keeps for anything but weights and KV cache."""
         return sum(self.plan.non_kv_bytes.values())

@@ -75,7 +75,12 @@ def pool_bytes_per_token(kinds: Sequence[KindBytes], pipeline: int, idle_layers:
     sliding-window pool off for gpt-oss and Gemma), page size 1. `idle_layers`: layers without
     attention that get a slot all the same (pool_idle_layers)."""
     cached = [kind for kind in kinds if not kind.per_sequence]
-    return cdiv(sum(kind.layers for kind in cached) + idle_layers, pipeline) * cached[0].bytes
+    # layers of one width share a stage's slots (the idle ones the first width's)
+    layers = {kind.bytes: 0 for kind in cached}
+    for kind in cached:
+        layers[kind.bytes] += kind.layers
+    layers[cached[0].bytes] += idle_layers
+    return sum(cdiv(count, pipeline) * width for width, count in layers.items())
 
 
 def pool_idle_layers(arch: Architecture) -> int:

@@ -139,8 +139,10 @@
     return parseFraction(x.toFixed(3));
   }
   function sglangPool(p, kinds) {  // pool_bytes_per_token
-    var cached = (kinds || dtypeKinds(p)).filter(function (k) { return !k[3]; });
-    return B(cdiv(cached.reduce(function (n, k) { return n + k[0]; }, p.model.sglang_idle_layers), p.split.pipeline)) * B(cached[0][1]);
+    var cached = (kinds || dtypeKinds(p)).filter(function (k) { return !k[3]; }), layers = {}, widths = [];
+    cached.forEach(function (k) { if (!(k[1] in layers)) { layers[k[1]] = 0; widths.push(k[1]); } layers[k[1]] += k[0]; });
+    layers[cached[0][1]] += p.model.sglang_idle_layers;  // layers of one width share a stage's slots
+    return sum(widths.map(function (w) { return B(cdiv(layers[w], p.split.pipeline)) * B(w); }));
   }
 
   // account(): model_runner.py profile_max_num_token.
