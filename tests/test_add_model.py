@@ -142,6 +142,9 @@ def test_add_model_reads_the_architecture_of_each_family(tmp_path, catalog, cont
     computed = sum(by_component.values()) - (by_component["vision"] if shipped.params_without_vision else 0)
     assert abs(computed - shipped.params) <= shipped.params * 0.005
     assert model.architecture.attention == shipped.architecture.attention
+    # the class an engine must register, from config.json's architectures (where the catalog records it)
+    assert model.architecture.config_class == (config.get("architectures") or [None])[0]
+    assert shipped.architecture.config_class in (None, model.architecture.config_class)
     assert model.architecture.attention.sliding_window_layers == shipped.architecture.attention.sliding_window_layers
     assert dict(model.architecture.formats) == dict(shipped.architecture.formats)
     assert model.license == "apache-2.0"
@@ -215,6 +218,8 @@ def _nas_block(index: int, **parts: dict) -> dict:
         (_gemma4_text(hidden_size_per_layer_input=256),
          "config.json: text_config.hidden_size_per_layer_input: per-layer embeddings (Gemma 4's small models) are not sized yet"),
         (_gemma4_text(global_head_dim="512"), 'config.json: text_config.global_head_dim: must be a positive integer (got "512")'),
+        ({**hf_configs.LLAMA_3_1_8B, "architectures": ["Llama<script>"]},
+         'config.json: architectures: must list model class names like Qwen3ForCausalLM (got ["Llama<script>"])'),
     ],
 )
 def test_unreadable_checkpoints_give_one_line(tmp_path, content_copy, capsys, config, message):

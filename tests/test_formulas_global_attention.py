@@ -77,8 +77,14 @@ def test_sglang_0_5_3rc2_does_not_run_it(gemma4, catalog, capsys):
     assert plan(gemma4, h100, 1, PlanRequest(engine="sglang", context=8_192)).reason == "engine_does_not_run"
     assert plan(gemma4, h100, 2, PlanRequest(engine="vllm", context=8_192)).starts
     assert main(["plan", "gemma-4-31b", "--gpu", "h100-sxm", "--engine", "sglang"]) == 2
-    assert capsys.readouterr().err.strip() == ("plan: --engine sglang: SGLang 0.5.3rc2 does not run Gemma-4-31B's global "
-                                               "attention layers with KV heads of their own (Gemma 4) (--engine vllm does)")
+    assert capsys.readouterr().err.strip() == ("plan: --engine sglang: SGLang 0.5.3rc2 does not run Gemma-4-31B's model class "
+                                               "Gemma4ForConditionalGeneration (not among the classes its version registers) "
+                                               "(--engine vllm does)")
+    # without the class recorded, its global layers alone are refused
+    from dataclasses import replace
+    from generator.sizing.engines import SERVING_ENGINES
+    unrecorded = replace(gemma4, architecture=replace(gemma4.architecture, config_class=None))
+    assert SERVING_ENGINES["sglang"].what_it_does_not_run(unrecorded) == "global attention layers with KV heads of their own (Gemma 4)"
 
 
 def test_llama_cpp_caches_each_layer_at_its_own_width(gemma4):

@@ -44,6 +44,7 @@ def _build(values: dict, parts: dict) -> Architecture:
         extra_layers_embeddings=values.get("extra_layers_embeddings", False),
         extra_layers_in_gguf=values.get("extra_layers_in_gguf", False),
         layer_pattern=values.get("layer_pattern"),
+        config_class=values.get("config_class"),
         gated_mlp=values.get("gated_mlp", True),
         ffn_widths=values.get("ffn_widths", ()),
         attention_free_layers=tuple(sorted(values.get("attention_free_layers", ()))),

@@ -80,6 +80,8 @@ ARCHITECTURE_FIELDS = {
     "extra_layers_embeddings": Field(_flag),
     "extra_layers_in_gguf": Field(_flag),
     # NemotronH: one block per letter, each a mixer or a feed-forward alone (schema.layer_pattern)
+    # config.json's architectures[0]: the class an engine's version must register to run the model
+    "config_class": Field(schema.model_class),
     "layer_pattern": Field(schema.layer_pattern),
     "gated_mlp": Field(_flag),  # false: the MLP and the experts have up and down only (relu2)
     # Nemotron-NAS block_configs: each layer's FFN width (0: none), the layers without attention

@@ -14,7 +14,7 @@ from generator.languages import in_every_language as N_
 from generator.catalog.checkpoint import Checkpoint, parameter_count
 from generator.catalog.hf_families import EVERY_OTHER_LAYER_SLIDES, ONE_NORM_TYPES, common_keys
 from generator.catalog.slugs import slugify
-from generator.catalog.schema import LAYER_PATTERN, TODO
+from generator.catalog.schema import LAYER_PATTERN, MODEL_CLASS, TODO
 
 # Attention and MoE layouts by model_type (transformers' names).
 MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}
@@ -55,7 +55,7 @@ FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use
 TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type",
              "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
-LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs")
+LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures")
 
 
 def config_problem(config: dict) -> str | None:
@@ -76,6 +76,9 @@ def config_problem(config: dict) -> str | None:
                 return f"{prefix}{key}: must be a JSON object (got {_shown(value)})"
             if key in LIST_KEYS and not isinstance(value, list):
                 return f"{prefix}{key}: must be a JSON list (got {_shown(value)})"
+            if key == "architectures" and isinstance(value, list) and not all(
+                    isinstance(name, str) and MODEL_CLASS.fullmatch(name) for name in value):
+                return f"{prefix}{key}: must list model class names like Qwen3ForCausalLM (got {_shown(value)})"
             if key == "hybrid_override_pattern" and isinstance(value, str) and not LAYER_PATTERN.fullmatch(value):
                 return f"{prefix}{key}: must be letters among M, *, - and E, one per layer (got {_shown(value)})"
             if key == "block_configs" and isinstance(value, list):
@@ -333,6 +336,8 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
         "vocab_size": text["vocab_size"],
         "tied_embeddings": bool(text["tie_word_embeddings"]),
     }
+    if config.get("architectures"):
+        arch["config_class"] = config["architectures"][0]  # the class each engine must register
     moe, _, _ = _moe(model_type, text)
     dense_layers = text.get("first_k_dense_replace")
     if (moe is None or dense_layers) and model_type != "nemotron-nas":

@@ -191,6 +191,7 @@ class Architecture:
     ffn_widths: tuple[int, ...] = ()
     attention_free_layers: tuple[int, ...] = ()
     vision: VisionTower | None = None
+    config_class: str | None = None  # config.json's architectures[0] (None: not recorded, not checked)
     formats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # component -> format
     default_format: str = "bf16"
 

@@ -328,6 +328,16 @@ def layer_pattern(value: Any) -> str:
     return value
 
 
+MODEL_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
+
+
+def model_class(value: Any) -> str:
+    """A config.json `architectures` entry: a Python class name (Qwen3ForCausalLM)."""
+    if not isinstance(value, str) or not MODEL_CLASS.fullmatch(value):
+        raise ValueError(f"must be a model class name like Qwen3ForCausalLM (got {shown(value)[:60]})")
+    return value
+
+
 def repo_id(value: Any) -> str:
     text = plain_text(value)
     if not REPO_ID.fullmatch(text) or ".." in text:

@@ -410,7 +410,7 @@ def _no_checkpoint(model, request, args) -> bool:
     if not engine.runs(model):
         others = [e.key for e in SERVING_ENGINES.values() if e.runs(model)]
         print(f"plan: --engine {engine.key}: {engine.name} {engine.version} does not run {_one_line(model.name)[:100]}'s "
-              f"{engine.layers_not_run(model)}" + (f" (--engine {' or '.join(others)} does)" if others else ""), file=sys.stderr)
+              f"{engine.what_it_does_not_run(model)}" + (f" (--engine {' or '.join(others)} does)" if others else ""), file=sys.stderr)
         return True
     if served_weights(model, request.precision, engine, request.checkpoint) is not None:
         return False

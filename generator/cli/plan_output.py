@@ -16,7 +16,7 @@ REASONS = {
     CONTEXT_DOES_NOT_FIT: "the KV cache cannot hold one sequence of the context",
     CONTEXT_BEYOND_WINDOW: "the context is longer than the model's context window",
     NO_CHECKPOINT: "no checkpoint of the model at that precision is listed for this engine",
-    ENGINE_DOES_NOT_RUN: "this version of the engine does not run the model's kind of layers",
+    ENGINE_DOES_NOT_RUN: "this version of the engine does not run this model (its kind of layers or its model class)",
     DRAFT_WITH_PIPELINE: "drafting with the MTP layers does not run with pipeline parallelism (more than one machine)",
 }
 

@@ -26,8 +26,8 @@ MEMORY_IN_USE = "memory_in_use"  # the fraction asks for more than is free once 
 WEIGHTS_DO_NOT_FIT = "weights_do_not_fit"
 NO_KV_MEMORY = "no_kv_memory"  # the weights load, nothing is left for the KV cache
 CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequence of the context
-# The engine's version does not run the model's kind of layers (engine record `recurrent_kinds`,
-# `global_attention_heads`).
+# The engine's version does not run the model: its kind of layers (engine record `recurrent_kinds`,
+# `global_attention_heads`) or its model class (`config_classes`).
 ENGINE_DOES_NOT_RUN = "engine_does_not_run"
 # No checkpoint of the precision asked that the engine serves (checkpoints.py): no command loads
 # other weights than the verdict is for.
@@ -145,6 +145,8 @@ class Engine:
     recurrent_kinds: tuple[str, ...] = ()
     # it runs global layers whose attention has heads of its own (records.Attention.global_layers: Gemma 4)
     global_attention_heads: bool = False
+    # the model classes its version registers (engine_registries.py); empty: not checked
+    config_classes: frozenset[str] = frozenset()
     # the flags that draft tokens with the model's MTP layers, one token ahead
     speculative_flags: tuple[tuple[str, str], ...] = ()
     speculative_with_pipeline: bool = False  # it drafts when the target has several pipeline stages
@@ -152,10 +154,13 @@ class Engine:
     # the tower nor profiles its encoder; () when the engine has none (it then loads the tower)
     text_only_flags: tuple[tuple[str, str], ...] = ()
 
-    def layers_not_run(self, model: Model) -> str | None:
-        """The model's kind of layers this engine's version does not run, in words; None: it runs them all."""
+    def what_it_does_not_run(self, model: Model) -> str | None:
+        """What of the model this engine's version does not run (its model class or a kind of layers), in
+        words; None: it runs it."""
         arch = model.architecture
         linear = arch.linear_attention
+        if arch.config_class and self.config_classes and arch.config_class not in self.config_classes:
+            return f"model class {arch.config_class} (not among the classes its version registers)"
         if linear is not None and linear.kind not in self.recurrent_kinds:
             return f"{linear.kind} layers"
         if arch.attention.global_differs and not self.global_attention_heads:
@@ -164,7 +169,7 @@ class Engine:
 
     def runs(self, model: Model) -> bool:
         """Whether this engine's version runs every kind of layer the model has."""
-        return self.layers_not_run(model) is None
+        return self.what_it_does_not_run(model) is None
 
     def as_data(self) -> dict:
         """The record as the browser reads it (plan_data.py)."""

@@ -16,6 +16,7 @@ from generator.sizing.engine import (
     CONTEXT_DOES_NOT_FIT, GIB, MAX_MEMORY_FRACTION, MIB, NO_KV_MEMORY, WEIGHTS_DO_NOT_FIT, Accounting, CommandTemplate,
     Engine, PlanRequest, cdiv, drafting_layers, engine_memory_bytes, kv_dtype_bytes, plain_number, round_up,
 )
+from generator.sizing.engine_registries import SGLANG_0_5_3RC2
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
 from generator.sizing.loaded_weights import VOCAB_PADDING
 from generator.sizing.setups import ParallelSplit
@@ -185,6 +186,7 @@ SGLANG = Engine(
     rope_override=rope_override, rope_env=("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",),
     # Gated DeltaNet (qwen3_next.py) and Kimi Delta; Mamba2 hybrids (granitemoehybrid.py) came after
     # this version, with sgl-project/sglang PR #18040 (2026-01-31)
+    config_classes=SGLANG_0_5_3RC2,
     recurrent_kinds=("gated_deltanet", "kimi_delta"),
     # no Gemma 4 in 0.5.3rc2 (sglang/srt/models has gemma3 only): global layers with heads of their own
     # are not run

@@ -18,6 +18,7 @@ from generator.sizing.engine import (
     CommandTemplate, Engine, PlanRequest, cdiv, drafting_layers, engine_memory_bytes, kv_dtype_bytes, largest, per_tensor_parallel,
     plain_number,
 )
+from generator.sizing.engine_registries import VLLM_0_33_0
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
 from generator.sizing.loaded_weights import fullest_stage_attention_layers
 from generator.sizing.setups import ParallelSplit
@@ -245,6 +246,7 @@ VLLM = Engine(
     accounting=account, sequence_kv_bytes=sequence_kv_bytes, fitting_fraction=fitting_fraction, pads_mxfp4=True,
     on_the_fly_fp8=(("--quantization", "fp8"),),
     # vllm/model_executor/models: qwen3_next.py, kimi_linear.py, granitemoehybrid.py (Mamba2 hybrids)
+    config_classes=VLLM_0_33_0,
     recurrent_kinds=("gated_deltanet", "kimi_delta", "mamba2"),
     global_attention_heads=True,  # vllm/model_executor/models/gemma4.py: per_layer_config head_dim, num_key_value_heads
     rope_override=rope_override,
