@@ -84,7 +84,7 @@ def test_broken_safetensors_files_give_one_line(tmp_path, content, message):
 # every published config.json of tests/data/hf_configs, then the transcribed families.
 FAMILIES = [
     (config, hf_configs.SOURCES[name]["repo_id"], hf_configs.SOURCES[name]["catalog"])
-    for name, config in hf_configs.PUBLISHED.items()
+    for name, config in hf_configs.PUBLISHED.items() if hf_configs.SOURCES[name]["catalog"]
 ] + [
     (hf_configs.QWEN3_NEXT_80B, "Qwen/Qwen3-Next-80B-A3B-Instruct", "qwen3-next-80b-a3b-instruct"),
     (hf_configs.DEEPSEEK_V2_LITE_CHAT, "deepseek-ai/DeepSeek-V2-Lite-Chat", "deepseek-v2-lite-chat"),
@@ -168,6 +168,38 @@ def test_gemma_4_configs_read_as_their_config_class_does(tmp_path, content_copy,
     for part, values in expected.items():
         assert {key: arch[part].get(key) for key in values} == values
     assert "global_key_is_value" not in arch["attention"] or "attention_k_eq_v" not in dropped
+
+
+# What add-model reads from published configs of families not in the catalog yet, each value read off
+# the file by hand: Qwen3.5 (Qwen3-Next's layers: vLLM's qwen3_5.py builds them from qwen3_next.py),
+# and Kimi-K2.5 (DeepSeek-V3's layers and a MoonViT tower of vt_* sizes).
+NOT_YET_IN_CATALOG = [
+    ("qwen3-5-27b", {"config_class": "Qwen3_5ForConditionalGeneration", "layers": 64, "hidden_size": 5120,
+                     "intermediate_size": 17408, "extra_layers": 1},
+     {"attention": {"kind": "gqa", "heads": 24, "kv_heads": 4, "head_dim": 256, "qk_norm": "head", "output_gate": True},
+      "linear_attention": {"kind": "gated_deltanet", "layers": 48, "key_heads": 16, "value_heads": 48, "key_head_dim": 128,
+                           "value_head_dim": 128, "conv_kernel": 4, "ssm_state_float32": True},
+      "vision": {"layers": 27, "hidden_size": 1152, "intermediate_size": 4304, "patch_size": 16}}),
+    ("qwen3-5-35b-a3b", {"config_class": "Qwen3_5MoeForConditionalGeneration", "layers": 40, "hidden_size": 2048,
+                         "extra_layers": 1},
+     {"moe": {"expert_intermediate_size": 512, "shared_experts": 1, "shared_expert_intermediate_size": 512,
+              "shared_expert_gate": True},
+      "linear_attention": {"layers": 30, "value_heads": 32}}),
+    ("kimi-k2-5", {"config_class": "KimiK25ForConditionalGeneration", "layers": 61, "hidden_size": 7168},
+     {"attention": {"kind": "mla", "q_lora_rank": 1536, "kv_lora_rank": 512},
+      "vision": {"layers": 27, "hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14}}),
+]
+
+
+@pytest.mark.parametrize("name, top, parts", NOT_YET_IN_CATALOG, ids=[row[0] for row in NOT_YET_IN_CATALOG])
+def test_add_model_reads_the_families_of_2026(tmp_path, content_copy, name, top, parts):
+    folder = checkpoint_folder(tmp_path, hf_configs.PUBLISHED[name])
+    repo_id = hf_configs.SOURCES[name]["repo_id"]
+    assert main(["add-model", str(folder), "--id", repo_id, "--content", str(content_copy)]) == 0
+    arch = yaml.safe_load((content_copy / "models" / f"{slugify(repo_id.split('/')[1])}.yaml").read_text())["architecture"]
+    assert {key: arch.get(key) for key in top} == top
+    for part, values in parts.items():
+        assert {key: arch[part].get(key) for key in values} == values
 
 
 def test_refuses_to_overwrite_without_force(tmp_path, content_copy, capsys):

@@ -18,7 +18,11 @@ from generator.catalog.schema import LAYER_PATTERN, MODEL_CLASS, TODO
 
 # Attention and MoE layouts by model_type (transformers' names).
 MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}
-QK_NORM_TYPES = {"qwen3", "qwen3_moe", "qwen3_next", "gemma3", "gemma3_text", "gemma4", "gemma4_text"}
+QK_NORM_TYPES = {"qwen3", "qwen3_moe", "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "gemma3", "gemma3_text", "gemma4",
+                 "gemma4_text"}
+# Qwen3-Next's layers: gated DeltaNet every layer but each full_attention_interval-th, gated attention,
+# a gated shared expert (vLLM's qwen3_5.py builds Qwen3.5's decoder layers from qwen3_next.py's)
+QWEN3_NEXT_TYPES = {"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"}
 LAYER_QK_NORM_TYPES = {"olmo2", "olmoe"}  # one norm over all query (or key) heads together
 FOUR_NORM_TYPES = {"gemma2", "gemma3", "gemma3_text", "gemma4", "gemma4_text"}  # norms before and after attention and MLP
 GEMMA4_TYPES = {"gemma4", "gemma4_text"}
@@ -27,7 +31,7 @@ SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
     "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
-    "nemotron_h", "nemotron-nas", "gemma4", "gemma4_text",
+    "nemotron_h", "nemotron-nas", "gemma4", "gemma4_text", "qwen3_5_text", "qwen3_5_moe_text",
 }
 
 
@@ -42,18 +46,18 @@ POSITIVE_KEYS = (
     "no_rope_layer_interval", "attention_chunk_size", "moe_num_experts", "moe_k",
     "mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel",
     "moe_shared_expert_intermediate_size", "num_global_key_value_heads", "global_head_dim", "top_k_experts",
-    "expert_intermediate_size",
+    "expert_intermediate_size", "depth", "vt_num_hidden_layers", "vt_hidden_size", "vt_intermediate_size",
 )
 # 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
 COUNT_KEYS = (
     "n_routed_experts", "num_experts", "num_local_experts", "n_shared_experts", "first_k_dense_replace",
     "num_nextn_predict_layers", "sliding_window", "q_lora_rank", "index_n_heads", "moe_num_shared_experts",
-    "moe_layer_start_index", "num_kv_shared_layers", "hidden_size_per_layer_input",
+    "moe_layer_start_index", "num_kv_shared_layers", "hidden_size_per_layer_input", "mtp_num_hidden_layers",
 )
 FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm", "use_routing_bias",
              "attention_k_eq_v", "enable_moe_block", "use_double_wide_mlp")
 TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type",
-             "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype")
+             "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype", "mamba_ssm_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
 LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures")
 
@@ -201,7 +205,7 @@ def _attention(model_type: str, text: dict, layers: int) -> dict:
         attention["qk_norm"] = "head"
     elif model_type in LAYER_QK_NORM_TYPES or text.get("layer_qk_norm"):
         attention["qk_norm"] = "layer"
-    if model_type == "qwen3_next":
+    if model_type in QWEN3_NEXT_TYPES:
         attention["output_gate"] = True
     if model_type == "phi3":  # modeling_phi3.py: one qkv_proj
         attention["fused_qkv"] = True
@@ -231,7 +235,7 @@ def _moe(model_type: str, text: dict) -> tuple[dict | None, int | None, int | No
         moe["shared_experts"] = shared
         if text.get("shared_expert_intermediate_size"):
             moe["shared_expert_intermediate_size"] = text["shared_expert_intermediate_size"]
-    if model_type == "qwen3_next":
+    if model_type in QWEN3_NEXT_TYPES:
         moe["shared_expert_gate"] = True
     if model_type in GEMMA4_TYPES:
         moe["router_scales"] = True
@@ -263,7 +267,7 @@ NEXTN_IN_GGUF_TYPES = {"glm4_moe", "glm_moe_dsa"}
 
 
 def _extra_layers(model_type: str, text: dict, names: tuple[str, ...], layers: int) -> dict:
-    extra = text.get("num_nextn_predict_layers") or 0
+    extra = text.get("num_nextn_predict_layers") or text.get("mtp_num_hidden_layers") or 0  # Qwen3.5: the latter
     if not extra and any(name.startswith("mtp.") for name in names):
         extra = 1  # Qwen3-Next ships its multi-token-prediction block under mtp.*
     result = {"extra_layers": extra} if extra else {}
@@ -312,12 +316,21 @@ def _nemotron_nas(text: dict) -> dict:
     return arch
 
 
+def _moonvit(vision: dict) -> dict:
+    """Kimi-K2.5's MoonViT names its sizes vt_* (configuration_kimi_k25.py)."""
+    names = {"vt_num_hidden_layers": "num_hidden_layers", "vt_hidden_size": "hidden_size",
+             "vt_intermediate_size": "intermediate_size"}
+    return {**vision, **{common: vision[own] for own, common in names.items() if own in vision}}
+
+
 def _vision(config: dict) -> dict | None:
     vision = config.get("vision_config")
-    if not isinstance(vision, dict) or not vision.get("num_hidden_layers"):
+    if not isinstance(vision, dict) or not (vision.get("num_hidden_layers") or vision.get("depth")
+                                            or vision.get("vt_num_hidden_layers")):
         return None
+    vision = _moonvit(vision)
     return {
-        "layers": vision["num_hidden_layers"],
+        "layers": vision.get("num_hidden_layers") or vision["depth"],  # Qwen3-VL and Qwen3.5 say depth
         "hidden_size": vision["hidden_size"],
         "intermediate_size": vision["intermediate_size"],
         "patch_size": vision.get("patch_size", 14),
@@ -351,7 +364,7 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
     elif model_type in ONE_NORM_TYPES:
         arch["norms_per_layer"] = 1
     arch["attention"] = _attention(model_type, text, layers)
-    if model_type == "qwen3_next":
+    if model_type in QWEN3_NEXT_TYPES:
         interval = text.get("full_attention_interval", 4)
         arch["linear_attention"] = {
             "kind": "gated_deltanet",
@@ -362,6 +375,10 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
             "value_head_dim": text["linear_value_head_dim"],
             "conv_kernel": text["linear_conv_kernel_dim"],
         }
+        # Qwen3.5: vLLM keeps the state in the config's mamba_ssm_dtype (models/config.py
+        # Qwen3_5ForConditionalGenerationConfig sets mamba_ssm_cache_dtype from it)
+        if text.get("mamba_ssm_dtype") == "float32":
+            arch["linear_attention"]["ssm_state_float32"] = True
     if model_type == "nemotron_h":
         arch.update(_nemotron_h(text))
     if model_type == "nemotron-nas":
