@@ -132,3 +132,17 @@ def test_sglang_pool_counts_each_layer_at_its_own_width(gemma4):
     8,192, not 60 of the first kind's width."""
     from generator.sizing.engine_sglang import pool_bytes_per_token
     assert pool_bytes_per_token(kind_bytes(gemma4.architecture, 2, 2), 1) == 10 * 4_096 + 50 * 8_192 == 450_560
+
+
+def test_vllm_keeps_the_nvfp4_checkpoints_own_fp8_kv_cache(gemma4, catalog):
+    """nvidia/Gemma-4-31B-IT-NVFP4's quantization_config has kv_cache_scheme {num_bits 8, type float}:
+    vLLM resolves --kv-cache-dtype auto to fp8 for it (engine/arg_utils.py resolve_kv_cache_dtype_string,
+    utils/torch_utils.py get_kv_cache_quant_algo_string). One byte a value: blocks of 10 × 16 × 8,192
+    bytes; at 262,144 tokens 8,192 global and 5 × 1,089 sliding blocks (batch 8,192 on an H100)."""
+    h100 = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    nvfp4 = plan(gemma4, h100, 1, PlanRequest(engine="vllm", precision="4bit"))
+    assert (nvfp4.weights.repo, nvfp4.request.kv_dtype, nvfp4.cache_dtype) == ("nvidia/Gemma-4-31B-IT-NVFP4", "auto", "fp8")
+    assert nvfp4.kv_bytes_per_token == -(-(8_192 + 5 * 1_089) * 10 * 16 * 8_192 // 262_144) == 68_185
+    assert nvfp4.starts
+    # the published BF16 checkpoint asks for nothing: auto stays 16-bit
+    assert plan(gemma4, h100, 2, PlanRequest(engine="vllm")).cache_dtype == "auto"

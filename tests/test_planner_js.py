@@ -312,14 +312,17 @@ def test_the_javascript_planner_sizes_global_layers_of_their_own_as_plan_does(ca
     block), the value slot it loads, and llama.cpp's cells of two widths (cell_bytes by letter)."""
     gemma = next(m for m in catalog.models if m.slug == "gemma-4-31b")
     gpus = [g for g in catalog.gpus if g.slug in ("h100-sxm", "a100-40gb", "rtx-4090", "l40s")]
+    # at 4 bits, the NVFP4 checkpoint whose own KV cache is FP8 (checkpoints.cache_dtype)
     asked = [{"model": gemma, "gpu": gpu, "custom": False, "count": count, "engine": engine, "context": context,
-              "users": 1, "kv_dtype": kv, "precision": "native", "fraction": None}
+              "users": 1, "kv_dtype": kv, "precision": precision, "fraction": None}
              for gpu in gpus for count in (1, 2, 4, 8) for engine in ("vllm", "sglang") for context in (4096, 131072)
-             for kv in ("auto", "fp8")]
+             for kv in ("auto", "fp8") for precision in ("native", "4bit")]
     got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
     wrong = mismatches(asked, got, lambda q: plan_json(plan(q["model"], q["gpu"], q["count"], request_of(q))), differences)
     assert wrong == [] and {reply["starts"] for reply in got} == {True, False}
     assert {reply["reason"] for reply in got if reply["engine"] == "sglang"} == {"engine_does_not_run"}
+    assert {(r["precision"], r["kv_dtype"], r["kv_cache_dtype"]) for r in got if r["engine"] == "vllm"} == {
+        ("native", "auto", "auto"), ("native", "fp8", "fp8"), ("4bit", "auto", "fp8"), ("4bit", "fp8", "fp8")}
     requests = [LlamaCppRequest(quant=quant, context=context, cache_type=cache) for quant in ("Q4_K_M", "Q8_0")
                 for context in (4096, 65536) for cache in ("f16", "q8_0")]
     data = tables(catalog, [gemma])

@@ -58,6 +58,8 @@ CHECKPOINT_FIELDS = {
     "scheme": Field(schema.one_of(*CHECKPOINT_SCHEMES), required=True),
     "quantized": Field(schema.distinct_list(schema.one_of(*COMPONENTS), len(COMPONENTS), "components"), required=True),
     "layers_kept": Field(schema.distinct_list(COUNT, 10**3, "layer indexes")),
+    # its quantization_config's kv_cache_scheme (modelopt: 8-bit float): the KV cache vLLM keeps by default
+    "kv_cache_dtype": Field(schema.one_of("fp8")),
     "source": Field(NOTE, required=True),  # its model card or config.json: where the scheme is read
     "note": Field(REMARK),
 }

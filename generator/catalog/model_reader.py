@@ -77,7 +77,7 @@ def _read_checkpoints(file: YamlFile, entries: list, model_id: str, layers: int 
         seen.add(fields["id"])
         note = fields.get("note")
         found.append(Checkpoint(fields["id"], fields["scheme"], fields["quantized"], Source(fields["source"], note),
-                                tuple(sorted(fields.get("layers_kept", ())))))
+                                tuple(sorted(fields.get("layers_kept", ()))), fields.get("kv_cache_dtype")))
     return None if len(problems.lines) > before else tuple(found)
 
 

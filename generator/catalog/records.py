@@ -292,6 +292,7 @@ class Checkpoint:
     quantized: tuple[str, ...]  # COMPONENTS whose matrices are stored in `scheme`
     source: Source
     layers_kept: tuple[int, ...] = ()  # layers whose quantized parts stay at 16 bits (Meta's FP8)
+    kv_cache_dtype: str | None = None  # "fp8": its quantization_config asks for an FP8 KV cache (kv_cache_scheme)
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ def plan_json(plan: Plan) -> dict:
         "checkpoint": plan.weights and plan.weights.repo,  # the repo the command serves
         "speculative": plan.request.speculative,
         "kv_dtype": plan.request.kv_dtype,
+        "kv_cache_dtype": plan.cache_dtype,  # what the engine keeps: "auto" takes a checkpoint's own (vLLM)
         "memory_fraction": float(plan.memory_fraction),
         "total_memory_bytes_per_gpu": plan.total_memory_bytes,
         "weights_bytes_per_gpu": plan.weights_bytes,
@@ -85,7 +86,8 @@ def plan_text(plan: Plan) -> str:
         f"{plan.engine_record.name} {plan.engine_version}",
         f"tensor parallel {split.tensor}, pipeline {split.pipeline}; context {plan.context:,} tokens, "
         f"{plan.request.users} user{'s' if plan.request.users != 1 else ''}, weights {plan.request.precision}"
-        + (f" ({plan.weights.repo})" if plan.weights else "") + f", KV {plan.request.kv_dtype}, {fraction} {float(plan.memory_fraction):g}"
+        + (f" ({plan.weights.repo})" if plan.weights else "") + f", KV {plan.request.kv_dtype}"
+        + (f" ({plan.cache_dtype}, as the checkpoint asks)" if plan.cache_dtype != plan.request.kv_dtype else "") + f", {fraction} {float(plan.memory_fraction):g}"
         + (f", drafting with its {plan.model.architecture.extra_layers} MTP layer"
            f"{'s' if plan.model.architecture.extra_layers != 1 else ''}" if plan.request.speculative else ""),
         "",

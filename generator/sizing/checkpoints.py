@@ -86,6 +86,15 @@ def served_weights(model: Model, precision: str, engine: Engine, repo: str | Non
     return None
 
 
+def cache_dtype(kv_dtype: str, served: ServedWeights | None, engine: Engine) -> str:
+    """The KV cache type the engine keeps for `--kv-cache-dtype kv_dtype`: "auto" is the served
+    checkpoint's own where its quantization_config asks for one and the engine reads it (vLLM)."""
+    checkpoint = served.checkpoint if served else None
+    if kv_dtype == "auto" and engine.checkpoint_kv_dtype and checkpoint and checkpoint.kv_cache_dtype:
+        return checkpoint.kv_cache_dtype
+    return kv_dtype
+
+
 def served_precisions(model: Model, engine: Engine) -> tuple[str, ...]:
     """The precisions of PRECISION_BITS a plan can serve with `engine`, most bits first."""
     return tuple(key for key in PRECISION_BITS if served_weights(model, key, engine) is not None)

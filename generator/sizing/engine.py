@@ -147,6 +147,8 @@ class Engine:
     global_attention_heads: bool = False
     # the model classes its version registers (engine_registries.py); empty: not checked
     config_classes: frozenset[str] = frozenset()
+    # --kv-cache-dtype auto takes the served checkpoint's own KV cache type (records.Checkpoint.kv_cache_dtype)
+    checkpoint_kv_dtype: bool = False
     # the flags that draft tokens with the model's MTP layers, one token ahead
     speculative_flags: tuple[tuple[str, str], ...] = ()
     speculative_with_pipeline: bool = False  # it drafts when the target has several pipeline stages
@@ -182,6 +184,7 @@ class Engine:
             "speculative_flags": [list(flag) for flag in self.speculative_flags],
             "speculative_with_pipeline": self.speculative_with_pipeline,
             "text_only_flags": [list(flag) for flag in self.text_only_flags],
+            "checkpoint_kv_dtype": self.checkpoint_kv_dtype,
         }
 
 

@@ -248,7 +248,10 @@ VLLM = Engine(
     # vllm/model_executor/models: qwen3_next.py, kimi_linear.py, granitemoehybrid.py (Mamba2 hybrids)
     config_classes=VLLM_0_33_0,
     recurrent_kinds=("gated_deltanet", "kimi_delta", "mamba2"),
-    global_attention_heads=True,  # vllm/model_executor/models/gemma4.py: per_layer_config head_dim, num_key_value_heads
+    global_attention_heads=True,
+    # engine/arg_utils.py resolve_kv_cache_dtype_string: "auto" becomes the checkpoint's KV cache type
+    # (utils/torch_utils.py get_kv_cache_quant_algo_string: a modelopt kv_cache_scheme of 8-bit floats is fp8)
+    checkpoint_kv_dtype=True,  # vllm/model_executor/models/gemma4.py: per_layer_config head_dim, num_key_value_heads
     rope_override=rope_override,
     # vllm/config/multimodal.py language_model_only: "disables all multimodal inputs by setting all
     # modality limits to 0"; interfaces.py _mark_tower_model: tower components "are automatically

@@ -91,6 +91,8 @@ def model_tables(model: Model, largest_machine: int) -> dict:
             "read_bytes": weights_read_bytes(model, stored),
             "repo": weights and weights.repo, "flags": [list(flag) for flag in weights.flags] if weights else [],
             "engines": [engine for engine, w in served.items() if w is not None],
+            # the served checkpoint's own KV cache type, which --kv-cache-dtype auto takes (checkpoints.cache_dtype)
+            "kv_cache_dtype": weights.checkpoint.kv_cache_dtype if weights and weights.checkpoint else None,
         }
     kinds, kinds_drafting, reads = {}, {}, {}
     for kv_dtype in KV_DTYPES:

@@ -14,7 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from generator.catalog.records import Gpu, Model
-from generator.sizing.checkpoints import ServedWeights, served_weights, sized_formats
+from generator.sizing.checkpoints import ServedWeights, cache_dtype, served_weights, sized_formats
 from generator.sizing.engine import (
     CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
     WEIGHTS_DO_NOT_FIT, Engine, PlanRequest, drafting_layers, engine_memory_bytes, rope_scaling_at,
@@ -62,6 +62,11 @@ class Plan:
     @property
     def engine_record(self) -> Engine:
         return SERVING_ENGINES[self.request.engine]
+
+    @property
+    def cache_dtype(self) -> str:
+        """The KV cache type the engine keeps: the one asked, or the checkpoint's own for "auto"."""
+        return cache_dtype(self.request.kv_dtype, self.weights, self.engine_record)
 
     @property
     def engine_version(self) -> str:
@@ -144,7 +149,8 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
         weights += draft_weights
     # the longest context a plan may offer: the model's window (a model whose window is not published: the context asked)
     window = model.context_window
-    account = engine.accounting(model, gpu, split, request, weights, context, window or max(context, default_context(model)),
+    cached = replace(request, kv_dtype=cache_dtype(request.kv_dtype, served, engine))  # the KV cache the engine keeps
+    account = engine.accounting(model, gpu, split, cached, weights, context, window or max(context, default_context(model)),
                                 draft_weights)
     drafts_on_stages = request.speculative is not None and split.pipeline > 1 and not engine.speculative_with_pipeline
     reason = (ENGINE_DOES_NOT_RUN if not runs else NO_CHECKPOINT if served is None
@@ -152,7 +158,7 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
               else CONTEXT_BEYOND_WINDOW if window and context > window else account.reason)
     speed = None
     if gpu.bandwidth_bytes_per_second is not None and served is not None:
-        read = weights_read_bytes(model, stored) + kv_read_cache(model.architecture, request.kv_dtype).sequence_bytes(context)
+        read = weights_read_bytes(model, stored) + kv_read_cache(model.architecture, cached.kv_dtype).sequence_bytes(context)
         speed = decode_tokens_per_second(read, gpu.bandwidth_bytes_per_second * split.tensor)
     return Plan(
         model=model, gpu=gpu, setup=setup, split=split, request=request, context=context,
@@ -168,7 +174,7 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
 def memory_at(plan: Plan, tokens: int, users: int) -> dict[str, int]:
     """What one GPU holds with `users` sequences of `tokens` tokens under the plan's flags: its
     weights, the engine's own memory and the KV cache as the engine lays it out (the chart's curve)."""
-    kv = plan.engine_record.sequence_kv_bytes(plan.model, plan.gpu, plan.split, plan.request, tokens)
+    kv = plan.engine_record.sequence_kv_bytes(plan.model, plan.gpu, plan.split, replace(plan.request, kv_dtype=plan.cache_dtype), tokens)
     return {"weights": plan.weights_bytes, "runtime": sum(plan.non_kv_bytes.values()), "kv": kv * users}
 
 

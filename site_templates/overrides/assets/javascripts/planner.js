@@ -73,7 +73,7 @@
   // kv_cache.py KvCache.sequence_bytes over the table's [per token, per window token, window, state].
   function sequenceBytes(read, tokens) { var t = B(tokens); return B(read[0]) * t + B(read[1]) * minBig(t, B(read[2])) + B(read[3]); }
   function perTensorParallel(pair, tensor) { return B(tensor === 1 ? pair[0] : pair[1]); }
-  function kindsOf(p, drafting) { return p.model[drafting ? "kinds_drafting" : "kinds"][p.request.kvDtype][p.split.tensor]; }
+  function kindsOf(p, drafting) { return p.model[drafting ? "kinds_drafting" : "kinds"][p.cacheDtype][p.split.tensor]; }
   function dtypeKinds(p) { return kindsOf(p, !!p.request.speculative); }
   var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
     "no_checkpoint", "engine_does_not_run", "draft_with_pipeline"];
@@ -209,7 +209,9 @@
     if (request.memoryFraction) flags.push([record.memory_fraction_flag, decimalText(request.memoryFraction)]);
     if (request.kvDtype === "fp8") flags.push([record.kv_cache_dtype_flag, record.fp8_kv_value]);
     if (request.speculative) flags = flags.concat(record.speculative_flags);
-    var p = { model: model, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags,
+    // checkpoints.py cache_dtype: "auto" takes the served checkpoint's own KV cache type where the engine reads it
+    var cacheDtype = request.kvDtype === "auto" && record.checkpoint_kv_dtype && served && weights.kv_cache_dtype ? weights.kv_cache_dtype : request.kvDtype;
+    var p = { model: model, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags, cacheDtype: cacheDtype,
       env: scaled ? record.rope_env : [], repo: served ? weights.repo : null,
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
@@ -225,7 +227,7 @@
     if (!served) Object.assign(p, { reason: runs ? REASONS[5] : REASONS[6], maxUsers: 0, maxContext: 0 });
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second && served) {
-      var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[request.kvDtype], context);
+      var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[cacheDtype], context);
       p.decodeTokensPerSecond = gpu.bandwidth_bytes_per_second * tensor / Number(read);
     }
     return p;
@@ -295,7 +297,7 @@
     return {
       model: p.model.id, gpu: p.gpu.slug, count: p.setup.gpusPerMachine * p.setup.machines, machines: p.setup.machines,
       engine: p.request.engine, engine_version: p.record.version, tp: p.split.tensor, pp: p.split.pipeline, context: p.context,
-      users: p.request.users, precision: p.request.precision, checkpoint: p.repo, speculative: p.request.speculative || null, kv_dtype: p.request.kvDtype, memory_fraction: fracFloat(p.memoryFraction),
+      users: p.request.users, precision: p.request.precision, checkpoint: p.repo, speculative: p.request.speculative || null, kv_dtype: p.request.kvDtype, kv_cache_dtype: p.cacheDtype, memory_fraction: fracFloat(p.memoryFraction),
       total_memory_bytes_per_gpu: Number(p.totalMemory), weights_bytes_per_gpu: Number(p.weights),
       kv_bytes_per_token_per_gpu: Number(p.kvBytesPerToken), non_kv_bytes_per_gpu: nonKv,
       available_kv_bytes_per_gpu: Number(maxBig(p.available, 0n)), short_bytes_per_gpu: Number(maxBig(-p.available, 0n)),
