@@ -144,7 +144,8 @@ def test_add_model_reads_the_architecture_of_each_family(tmp_path, catalog, cont
     assert model.architecture.attention == shipped.architecture.attention
     # the class an engine must register, from config.json's architectures (where the catalog records it)
     assert model.architecture.config_class == (config.get("architectures") or [None])[0]
-    assert shipped.architecture.config_class in (None, model.architecture.config_class)
+    if config.get("architectures"):  # a transcription leaves the class out
+        assert shipped.architecture.config_class in (None, model.architecture.config_class)
     assert model.architecture.attention.sliding_window_layers == shipped.architecture.attention.sliding_window_layers
     assert dict(model.architecture.formats) == dict(shipped.architecture.formats)
     assert model.license == "apache-2.0"
@@ -196,8 +197,12 @@ def test_add_model_reads_the_families_of_2026(tmp_path, content_copy, name, top,
     folder = checkpoint_folder(tmp_path, hf_configs.PUBLISHED[name])
     repo_id = hf_configs.SOURCES[name]["repo_id"]
     assert main(["add-model", str(folder), "--id", repo_id, "--content", str(content_copy)]) == 0
-    arch = yaml.safe_load((content_copy / "models" / f"{slugify(repo_id.split('/')[1])}.yaml").read_text())["architecture"]
+    record = yaml.safe_load((content_copy / "models" / f"{slugify(repo_id.split('/')[1])}.yaml").read_text())
+    arch = record["architecture"]
     assert {key: arch.get(key) for key in top} == top
+    # the precision from the text config where the file keeps it there: Qwen3.5's dtype; Kimi-K2.5's
+    # compressed-tensors INT4 experts, a format add-model does not read, stay a to-do (never "BF16")
+    assert record["precision"]["value"] == {"kimi-k2-5": "TODO"}.get(name, "BF16")
     for part, values in parts.items():
         assert {key: arch[part].get(key) for key in values} == values
 

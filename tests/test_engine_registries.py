@@ -46,3 +46,18 @@ def test_every_recorded_class_is_one_vllm_runs(catalog):
     """The pages print a vLLM command for every model: its class must be in vLLM 0.33.0's registry."""
     recorded = {m.slug: m.architecture.config_class for m in catalog.models if m.architecture.config_class}
     assert recorded and all(name in VLLM_0_33_0 for name in recorded.values()), recorded
+
+
+@pytest.mark.parametrize("slug, sglang_runs", [
+    ("llama-3-1-8b-instruct", True),
+    ("qwen3-next-80b-a3b-instruct", True),  # sglang/srt/models/qwen3_next.py
+    ("glm-5", False),  # GlmMoeDsaForCausalLM
+    ("minimax-m2", False),  # MiniMaxM2ForCausalLM
+    ("kimi-k3", False),  # Kimi Delta Attention: no kimi_linear.py in the 0.5.3rc2 wheel
+    ("gemma-4-31b", False),
+    ("nemotron-3-nano-30b-a3b", False),
+    ("llama-3-3-nemotron-super-49b-v1", True),  # DeciLMForCausalLM
+])
+def test_the_catalog_models_sglang_0_5_3rc2_runs(catalog, slug, sglang_runs):
+    model = next(m for m in catalog.models if m.slug == slug)
+    assert SERVING_ENGINES["sglang"].runs(model) == sglang_runs and SERVING_ENGINES["vllm"].runs(model)

@@ -118,7 +118,14 @@ def test_heads_that_do_not_split_over_8_gpus_give_the_tensor_parallel_warning(fi
             "4-way tensor parallelism and 2 pipeline stages.") in text
     assert "| [B300](/en/gpus/b300.html.md) | 20 | 10 | 6 | 6 | 8 × B300 (heads do not split over 8 GPUs) | $36.80 |" in text
     assert "--tensor-parallel-size 4 \\\n  --pipeline-parallel-size 2" in text
-    assert "--tp 4 \\\n  --pp-size 2" in text  # SGLang: the same split as vLLM, not --tp 8
+    assert "sglang.launch_server" not in text  # SGLang 0.5.3rc2 does not run Kimi Delta Attention
+    # SGLang takes the same split as vLLM, not --tp over every GPU: DeepSeek-V3 (4 × B300) with 6 heads
+    deepseek = next(m for m in fixture_catalog.models if m.slug == "deepseek-v3")
+    six = replace(deepseek.architecture, attention=replace(deepseek.architecture.attention, heads=6))
+    variant = replace(fixture_catalog, models=tuple(replace(m, architecture=six) if m is deepseek else m
+                                                    for m in fixture_catalog.models))
+    text = twin(variant, "en", "models/deepseek-v3")
+    assert "--tensor-parallel-size 2 \\\n  --pipeline-parallel-size 2" in text and "--tp 2 \\\n  --pp-size 2" in text
     # the real entry splits evenly: the warning belongs to the variant only
     real = twin(fixture_catalog, "en", "models/kimi-k3")
     assert "Checked: 8-way tensor parallelism splits the 96 attention heads evenly." in real

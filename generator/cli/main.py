@@ -107,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
                       type=_memory_fraction, metavar="U",
                       help="share of each GPU's memory the engine may use, above 0 and at most 1 "
                       f"(default: vLLM {float(VLLM_UTILIZATION):g}; SGLang's own rule by GPU size)")
-    plan.add_argument("--kv-dtype", choices=list(KV_DTYPES), default="auto", help="KV cache type (default: auto, 16-bit)")
+    plan.add_argument("--kv-dtype", choices=list(KV_DTYPES), default="auto", help="KV cache type (default: auto, 16-bit unless the checkpoint asks for FP8, as vLLM reads it)")
     plan.add_argument("--precision", choices=list(PRECISIONS), default="native",
                       help="weights at 16 bits, 8 bits or 4 bits, or as published (default: native): the published "
                       "checkpoint when it is of that precision, else the first quantized checkpoint the catalog lists "

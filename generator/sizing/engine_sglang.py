@@ -184,10 +184,11 @@ SGLANG = Engine(
     # refuses a longer --context-length unless told to allow it (as public launch scripts that pass
     # this override with --context-length 131072 do).
     rope_override=rope_override, rope_env=("SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1",),
-    # Gated DeltaNet (qwen3_next.py) and Kimi Delta; Mamba2 hybrids (granitemoehybrid.py) came after
-    # this version, with sgl-project/sglang PR #18040 (2026-01-31)
+    # Gated DeltaNet (sglang/srt/models/qwen3_next.py); the 0.5.3rc2 wheel has no Kimi Delta Attention
+    # (no kimi_linear.py), and Mamba2 hybrids (granitemoehybrid.py) came after this version, with
+    # sgl-project/sglang PR #18040 (2026-01-31)
     config_classes=SGLANG_0_5_3RC2,
-    recurrent_kinds=("gated_deltanet", "kimi_delta"),
+    recurrent_kinds=("gated_deltanet",),
     # no Gemma 4 in 0.5.3rc2 (sglang/srt/models has gemma3 only): global layers with heads of their own
     # are not run
     # docs/basic_usage/deepseek_v3.md: MTP is `--speculative-algorithm EAGLE` (NEXTN is its alias);
