@@ -97,3 +97,17 @@ def test_the_command_serves_the_checkpoint_and_its_flags():
     # attention 1,920 + 8 tensors × 4 = 1,952 and MLP 3,840 + 6 × 4 = 3,864; at BF16 the norms (160)
     # and the embeddings and head as loaded, their 100 rows padded to 128: 2 × 128 × 16 × 2 = 8,192
     assert on_the_fly.weights_bytes == 1_952 + 3_864 + 160 + 8_192
+
+
+def test_a_modelopt_fp8_checkpoint_keeps_an_fp8_kv_cache_in_vllm_only(catalog):
+    """nvidia/Llama-3.1-70B-Instruct-FP8's hf_quant_config.json gives kv_cache_quant_algo FP8: vLLM
+    resolves --kv-cache-dtype auto to fp8 (utils/torch_utils.py resolve_kv_cache_dtype_string), one byte a
+    value: at TP 2, 80 layers × 2 × 4 KV heads × 128 = 81,920 bytes a token. SGLang 0.5.3rc2 keeps its
+    16-bit cache for a modelopt FP8 checkpoint (ModelOptFp8Config keeps the algorithm apart): 163,840."""
+    llama = next(m for m in catalog.models if m.slug == "llama-3-1-70b-instruct")
+    h100 = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    vllm = plan(llama, h100, 2, PlanRequest(engine="vllm", precision="fp8", context=32768))
+    sglang = plan(llama, h100, 2, PlanRequest(engine="sglang", precision="fp8", context=32768))
+    assert vllm.weights.repo == sglang.weights.repo == "nvidia/Llama-3.1-70B-Instruct-FP8"
+    assert (vllm.cache_dtype, sglang.cache_dtype) == ("fp8", "auto")
+    assert (vllm.kv_bytes_per_token, sglang.kv_bytes_per_token) == (80 * 2 * 4 * 128, 80 * 2 * 4 * 128 * 2)
