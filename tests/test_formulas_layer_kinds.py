@@ -66,3 +66,26 @@ def test_the_bytes_the_plan_tables_export_keep_states_at_16_bits():
     assert kind_bytes(hybrid, 1, 1) == (KindBytes(1, 12, None, False), KindBytes(3, 306, None, True))
     # tp 3 (3 value heads): 1 × 4 × 5 + 3 × 31 // 3 = 51 values, 102 bytes; the one KV head copied
     assert kind_bytes(hybrid, 3, 2) == (KindBytes(1, 24, None, False), KindBytes(3, 102, None, True))
+
+
+def test_a_hybrid_state_and_cache_as_a_public_sglang_log_prints_them():
+    """tests/data/engine_logs.yaml row qwen35-moe-hybrid-gdn-kt-2x4090 (github.com/kvcache-ai/ktransformers
+    issue 1870, SGLang at TP 2): "Mamba Cache is allocated. max_mamba_cache_size: 82, conv_state size:
+    0.13GB, ssm_state size: 7.29GB" and "KV Cache is allocated. #tokens: 580364, K size: 4.15 GB". The
+    shapes are Qwen3.5-397B-A17B's (its config.json, as aiconfigurator keeps it at 095f58a: 60 layers, a
+    full one every 4th, 16 key and 64 value heads of 128, a 4-wide convolution, 2 KV heads of 256,
+    mamba_ssm_dtype float32): 45 Gated DeltaNet layers, 15 attention layers. SGLang's MambaPool holds size + 1 slots
+    (mem_cache/memory_pool.py: torch.zeros((num_mamba_layers, size + 1) + shape)). Printed GB are GiB."""
+    from generator.sizing.layer_kinds import kind_bytes
+    qwen = arch(layers=60, hidden_size=4096, attention=gqa(heads=32, kv_heads=2, head_dim=256),
+                linear_attention=linear(layers=45, key_heads=16, value_heads=64, key_head_dim=128, value_head_dim=128,
+                                        ssm_state_float32=True))
+    kinds = kind_bytes(qwen, 2, 2)
+    full, state = (next(k for k in kinds if k.per_sequence is flag) for flag in (False, True))
+    slots = 82 + 1
+    matrix = 45 * (64 // 2) * 128 * 128 * 4  # FP32, value heads split over the 2 GPUs
+    conv = 45 * 3 * (2 * 16 * 128 + 64 * 128) // 2 * 2  # the last 3 inputs of q, k and v, 16-bit, split
+    assert full.layers * full.bytes == 15 * 2 * 1 * 256 * 2  # K and V, one KV head a GPU
+    assert state.layers * state.bytes == matrix + conv
+    assert (round(matrix * slots / 2**30, 2), round(conv * slots / 2**30, 2)) == (7.29, 0.13)
+    assert round(580_364 * full.layers * full.bytes / 2 / 2**30, 2) == 4.15  # the K half of the cache
