@@ -248,9 +248,9 @@ def _moe(model_type: str, text: dict) -> tuple[dict | None, int | None, int | No
 
 def _formats(config: dict) -> tuple[dict, str | None]:
     """The checkpoint's format per component, and a short name for its precision."""
-    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
     # a multimodal checkpoint may keep them in its text config (Kimi-K2.5's compressed-tensors, Qwen3.5's dtype)
-    quant = config.get("quantization_config") or text.get("quantization_config") or {}
+    settings = _text_config(config)
+    quant = settings.get("quantization_config") or {}
     method = quant.get("quant_method")
     matrices = ("attention", "dense_mlp", "routed_experts", "shared_experts", "extra_layers")
     if method == "fp8" and quant.get("weight_block_size") == [128, 128]:
@@ -259,7 +259,7 @@ def _formats(config: dict) -> tuple[dict, str | None]:
         return {"routed_experts": "mxfp4"}, "MXFP4 (experts) + BF16"
     if method:
         return {}, None  # a format the engine does not know: the precision stays a to-do
-    dtype = str(config.get("torch_dtype") or config.get("dtype") or text.get("torch_dtype") or text.get("dtype"))
+    dtype = str(settings.get("torch_dtype") or settings.get("dtype"))
     return {}, {"bfloat16": "BF16", "float16": "FP16", "float32": "FP32"}.get(dtype)  # None: a to-do
 
 
