@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from generator.cli.main import main
+from generator.sizing.engine import GLOBAL_ATTENTION_LAYERS, NotRun
 from generator.sizing.checkpoints import sized_formats
 from generator.sizing.engine_vllm import block_layout
 from generator.sizing.gguf import gguf_facts, gguf_tensors
@@ -84,7 +85,7 @@ def test_sglang_0_5_3rc2_does_not_run_it(gemma4, catalog, capsys):
     from dataclasses import replace
     from generator.sizing.engines import SERVING_ENGINES
     unrecorded = replace(gemma4, architecture=replace(gemma4.architecture, config_class=None))
-    assert SERVING_ENGINES["sglang"].what_it_does_not_run(unrecorded) == "global attention layers with KV heads of their own (Gemma 4)"
+    assert SERVING_ENGINES["sglang"].what_it_does_not_run(unrecorded) == NotRun(GLOBAL_ATTENTION_LAYERS)
 
 
 def test_llama_cpp_caches_each_layer_at_its_own_width(gemma4):

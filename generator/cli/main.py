@@ -20,7 +20,9 @@ from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
 from generator.cli.size_output import report_json, report_text
 from generator.cli.plan_output import answer_json, answer_text, llama_cpp_json, llama_cpp_text
-from generator.sizing.engine import KV_DTYPES, SPECULATIVE_METHODS
+from generator.sizing.engine import (
+    GLOBAL_ATTENTION_LAYERS, KV_DTYPES, MODEL_CLASS, RECURRENT_LAYERS, SPECULATIVE_METHODS, NotRun,
+)
 from generator.sizing.engine_vllm import VLLM_UTILIZATION
 from generator.sizing.catalog_rules import model_problems
 from generator.sizing.checkpoints import served_weights
@@ -402,6 +404,15 @@ def _rewrite_prices(target: Path, rows) -> int:
     return 0
 
 
+def _not_run_words(not_run: NotRun) -> str:
+    """What an engine does not run of a model, as the plan's refusal says it."""
+    return {
+        MODEL_CLASS: f"model class {not_run.name} (not among the classes its version registers)",
+        RECURRENT_LAYERS: f"{not_run.name} layers",
+        GLOBAL_ATTENTION_LAYERS: "global attention layers with KV heads of their own (Gemma 4)",
+    }[not_run.part]
+
+
 def _no_checkpoint(model, request, args) -> bool:
     """No weights of the precision (or repo) asked that the engine serves: one line saying which
     checkpoints there are and where 4 bits are (a GGUF file, with llama.cpp); or the engine's
@@ -410,7 +421,8 @@ def _no_checkpoint(model, request, args) -> bool:
     if not engine.runs(model):
         others = [e.key for e in SERVING_ENGINES.values() if e.runs(model)]
         print(f"plan: --engine {engine.key}: {engine.name} {engine.version} does not run {_one_line(model.name)[:100]}'s "
-              f"{engine.what_it_does_not_run(model)}" + (f" (--engine {' or '.join(others)} does)" if others else ""), file=sys.stderr)
+              f"{_not_run_words(engine.what_it_does_not_run(model))}" + (f" (--engine {' or '.join(others)} does)" if others else ""),
+              file=sys.stderr)
         return True
     if served_weights(model, request.precision, engine, request.checkpoint) is not None:
         return False

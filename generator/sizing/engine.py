@@ -43,6 +43,17 @@ CONTEXT_BEYOND_WINDOW = "context_beyond_window"
 DRAFT_WITH_PIPELINE = "draft_with_pipeline"
 
 
+# What of a model an engine's version does not run (Engine.what_it_does_not_run).
+MODEL_CLASS = "model_class"  # its config.json class is not among those the version registers
+RECURRENT_LAYERS = "recurrent_layers"  # a kind of linear-attention layer (records.LinearAttention.kind)
+GLOBAL_ATTENTION_LAYERS = "global_attention_layers"  # global layers with KV heads of their own (Gemma 4)
+
+
+class NotRun(NamedTuple):
+    part: str  # MODEL_CLASS, RECURRENT_LAYERS or GLOBAL_ATTENTION_LAYERS
+    name: str | None = None  # the class, or the kind of layer
+
+
 @dataclass(frozen=True)
 class CommandTemplate:
     """The launch command, one flag per line. Fields are filled from {model}, {tensor}, {pipeline},
@@ -156,21 +167,21 @@ class Engine:
     # the tower nor profiles its encoder; () when the engine has none (it then loads the tower)
     text_only_flags: tuple[tuple[str, str], ...] = ()
 
-    def what_it_does_not_run(self, model: Model) -> str | None:
-        """What of the model this engine's version does not run (its model class or a kind of layers), in
-        words; None: it runs it."""
+    def what_it_does_not_run(self, model: Model) -> NotRun | None:
+        """What of the model this engine's version does not run: its model class or a kind of layers;
+        None: it runs it."""
         arch = model.architecture
         linear = arch.linear_attention
         if arch.config_class and self.config_classes and arch.config_class not in self.config_classes:
-            return f"model class {arch.config_class} (not among the classes its version registers)"
+            return NotRun(MODEL_CLASS, arch.config_class)
         if linear is not None and linear.kind not in self.recurrent_kinds:
-            return f"{linear.kind} layers"
+            return NotRun(RECURRENT_LAYERS, linear.kind)
         if arch.attention.global_differs and not self.global_attention_heads:
-            return "global attention layers with KV heads of their own (Gemma 4)"
+            return NotRun(GLOBAL_ATTENTION_LAYERS)
         return None
 
     def runs(self, model: Model) -> bool:
-        """Whether this engine's version runs every kind of layer the model has."""
+        """Whether this engine's version runs the model: its class and every kind of layer it has."""
         return self.what_it_does_not_run(model) is None
 
     def as_data(self) -> dict:
