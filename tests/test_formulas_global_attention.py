@@ -147,3 +147,16 @@ def test_vllm_keeps_the_nvfp4_checkpoints_own_fp8_kv_cache(gemma4, catalog):
     assert nvfp4.starts
     # the published BF16 checkpoint asks for nothing: auto stays 16-bit
     assert plan(gemma4, h100, 2, PlanRequest(engine="vllm")).cache_dtype == "auto"
+
+
+@pytest.mark.parametrize("slug, count, copied", [("gemma-4-31b", 2, False), ("gemma-4-31b", 8, True),
+                                                 ("gemma-4-26b-a4b", 2, False), ("gemma-4-26b-a4b", 4, True)])
+def test_the_page_says_when_the_global_kv_heads_are_copied(catalog, slug, count, copied):
+    """4 global KV heads on the 31B, 2 on the 26B: more GPUs than that and each keeps a copy of one
+    (vllm/config/model.py get_num_kv_heads: max(1, heads // tp))."""
+    from generator.sizing.detailed import Serving
+    model = next(m for m in catalog.models if m.slug == slug)
+    h100 = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    planned = plan(model, h100, count, PlanRequest(engine="vllm", context=8_192))
+    assert planned.split.tensor == count
+    assert Serving(planned, planned, planned).global_kv_heads_copied is copied
