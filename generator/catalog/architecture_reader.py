@@ -49,6 +49,8 @@ def _build(values: dict, parts: dict) -> Architecture:
         ffn_widths=values.get("ffn_widths", ()),
         attention_free_layers=tuple(sorted(values.get("attention_free_layers", ()))),
         vision=VisionTower(**vision) if vision else None,
+        hyper_connections=values.get("hyper_connections", 0),
+        hash_layers=values.get("hash_layers", 0),
         formats=MappingProxyType({k: v for k, v in formats.items() if k != "default"}),
         default_format=formats.get("default", "bf16"),
     )
@@ -90,9 +92,9 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
             "indexer_heads and indexer_head_dim go together (a sparse-attention indexer has both)",
         ),
         (
-            indexer_given and (attention.kind != "mla" or attention.q_lora_rank is None),
+            indexer_given and (attention.kind == "gqa" or attention.q_lora_rank is None),
             indexer,
-            "needs mla attention with q_lora_rank (the indexer's queries come from the query latent)",
+            "needs mla or compressed attention with q_lora_rank (the indexer's queries come from the query latent)",
         ),
         (
             attention.global_differs and (attention.kind != "gqa" or not attention.sliding_window_layers),
@@ -105,6 +107,7 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
             "attention.global_kv_heads",
             f"must divide heads ({attention.heads})",
         ),
+        *_compressed_problems(arch),
         *_pattern_problems(arch),
         *_block_problems(arch),
         (
@@ -114,6 +117,37 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
         ),
     ]
     return found + [(field, message) for bad, field, message in checks if bad]
+
+
+def _compressed_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
+    """DeepSeek-V4's compressed attention: a ratio per layer, the window on every layer, the indexer
+    where layers compress by 4, the output groups splitting the heads."""
+    a = arch.attention
+    compressed = a.kind == "compressed"
+    given = "attention.compress_ratios" if a.compress_ratios else "attention.output_groups" if a.output_groups \
+        else "attention.output_rank" if a.output_rank else "hyper_connections" if arch.hyper_connections else "hash_layers"
+    if not compressed:
+        return [(bool(a.compress_ratios or a.output_groups or a.output_rank or arch.hyper_connections or arch.hash_layers),
+                 given, "goes only with compressed attention (DeepSeek-V4)")]
+    return [
+        (len(a.compress_ratios) != arch.layers, "attention.compress_ratios",
+         f"must give one ratio per layer ({arch.layers}, got {len(a.compress_ratios)})"),
+        (a.sliding_window_layers != arch.layers, "attention.sliding_window_layers",
+         f"must be every layer ({arch.layers}): each keeps the window"),
+        ((4 in a.compress_ratios) != (a.indexer_heads is not None), "attention.indexer_heads",
+         "goes with layers of ratio 4, and only with them (the Lightning indexer)"),
+        (bool(a.head_dim and a.output_groups) and a.heads * a.head_dim % a.output_groups != 0, "attention.output_groups",
+         f"must divide heads × head_dim ({a.heads} × {a.head_dim})"),
+        (bool(a.head_dim and a.qk_rope_head_dim) and a.qk_rope_head_dim >= a.head_dim, "attention.qk_rope_head_dim",
+         f"must be below head_dim ({a.head_dim})"),
+        (bool(a.head_dim) and any(a.head_dim % ratio or a.head_dim % 16 for ratio in a.compress_ratios if ratio)
+         or bool(a.indexer_head_dim) and a.indexer_head_dim % 128, "attention.head_dim",
+         "must be a multiple of 16 and of every ratio, and indexer_head_dim of 128 (whole rows a token, whole scale groups)"),
+        (not any(a.compress_ratios), "attention.compress_ratios", "needs at least one layer that compresses (4 or 128)"),
+        (arch.hash_layers > arch.moe_layers, "hash_layers", f"must not exceed the {arch.moe_layers} MoE layers"),
+        (arch.linear_attention is not None or arch.layer_pattern is not None or arch.layers_differ,
+         "attention.kind", "compressed attention goes only with every layer alike (no linear_attention, pattern or blocks)"),
+    ]
 
 
 def _pattern_problems(arch: Architecture) -> list[tuple[bool, str, str]]:

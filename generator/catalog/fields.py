@@ -38,6 +38,8 @@ MODEL_FIELDS = {
     "params": Field(PARAMS, required=True, sourced=True),
     # the published count is of the language model alone: the vision tower is counted apart (Gemma 4)
     "params_without_vision": Field(schema.boolean),
+    # the published count leaves the multi-token-prediction layers out (DeepSeek-V4's "284B")
+    "params_without_prediction": Field(schema.boolean),
     "active_params": Field(PARAMS, sourced=True),
     "experts": Field(EXPERTS, sourced=True),
     "experts_per_token": Field(EXPERTS, sourced=True),
@@ -65,6 +67,9 @@ CHECKPOINT_FIELDS = {
 }
 
 _int, _count, _flag = DIMENSION, COUNT, schema.boolean
+# The compression ratios DeepSeek-V4's attention has (vLLM 0.33.0 models/deepseek_v4/attention.py:
+# a compressor of two overlapping rows at 4, with the indexer; of one row at 128; none at 0)
+COMPRESS_RATIOS = (0, 4, 128)
 ARCHITECTURE_FIELDS = {
     "source": Field(NOTE, required=True),  # where every value of the block comes from
     "note": Field(REMARK),
@@ -91,9 +96,12 @@ ARCHITECTURE_FIELDS = {
     "attention_free_layers": Field(schema.distinct_list(schema.whole_number(0, 999), 1000, "layer indexes")),
     "vision": Field(schema.mapping),
     "formats": Field(schema.mapping),
+    # DeepSeek-V4: hc_mult copies of the hidden state, and the leading layers routed by token hash
+    "hyper_connections": Field(LAYER_COUNT_OR_ZERO),
+    "hash_layers": Field(LAYER_COUNT_OR_ZERO),
 }
 ATTENTION_FIELDS = {
-    "kind": Field(schema.one_of("gqa", "mla"), required=True),
+    "kind": Field(schema.one_of("gqa", "mla", "compressed"), required=True),
     "heads": Field(_int, required=True),
     "kv_heads": Field(_int),
     "head_dim": Field(_int),
@@ -112,10 +120,15 @@ ATTENTION_FIELDS = {
     "sliding_window_layers": Field(_int),
     "indexer_heads": Field(_int),
     "indexer_head_dim": Field(_int),
+    "indexer_top_k": Field(_int),
     # Gemma 4: the global layers' own KV heads and head width, and no value projection there
     "global_kv_heads": Field(_int),
     "global_head_dim": Field(_int),
     "global_key_is_value": Field(_flag),
+    # DeepSeek-V4: each layer's compression ratio (0: the window alone), the grouped low-rank output
+    "compress_ratios": Field(schema.value_list(schema.one_of_numbers(*COMPRESS_RATIOS), 1000, "compression ratios, one per layer")),
+    "output_groups": Field(_int),
+    "output_rank": Field(_int),
 }
 LINEAR_ATTENTION_FIELDS = {
     "kind": Field(schema.one_of("gated_deltanet", "kimi_delta", "mamba2"), required=True),
@@ -148,6 +161,8 @@ FORMAT_FIELDS = {name: Field(schema.one_of(*CHECKPOINT_FORMATS)) for name in ("d
 REQUIRED_BY_KIND = {
     "gqa": ("kv_heads", "head_dim"),
     "mla": ("kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"),
+    "compressed": ("head_dim", "q_lora_rank", "qk_rope_head_dim", "sliding_window", "output_groups", "output_rank",
+                   "indexer_top_k"),
 }
 
 GPU_FIELDS = {

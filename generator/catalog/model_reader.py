@@ -37,6 +37,12 @@ def _inconsistencies(values: dict, slug: str, stem: str) -> list[tuple[str, str]
             "needs an architecture with a vision tower (the part the published count leaves out)",
         ),
         (
+            values.get("params_without_prediction") and not (isinstance(values.get("architecture"), dict)
+                                                             and values["architecture"].get("extra_layers")),
+            "params_without_prediction",
+            "needs an architecture with extra_layers (the prediction layers the published count leaves out)",
+        ),
+        (
             ("experts" in values) != ("experts_per_token" in values),
             "experts",
             "experts and experts_per_token go together (mixture-of-experts models give both)",
@@ -110,7 +116,7 @@ def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
     if found or checkpoints is None:
         return None
     # every field of MODEL_FIELDS is the Model attribute of the same name, but these five
-    built = {"weights", "architecture", "api_price", "checkpoints", "params_without_vision"}
+    built = {"weights", "architecture", "api_price", "checkpoints", "params_without_vision", "params_without_prediction"}
     return Model(
         **{name: values.get(name) for name in MODEL_FIELDS if name not in built},
         slug=slug,
@@ -119,5 +125,6 @@ def read_model(file: YamlFile, stem: str, problems: Problems) -> Model | None:
         api_price=ApiPrice(**values["api_price"]) if "api_price" in values else None,
         checkpoints=checkpoints,
         params_without_vision=values.get("params_without_vision", False),
+        params_without_prediction=values.get("params_without_prediction", False),
         sources=MappingProxyType(sources),
     )

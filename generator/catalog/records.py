@@ -55,7 +55,7 @@ COMPONENTS = (
     "extra_layers",
     "vision",
 )
-CHECKPOINT_FORMATS = ("bf16", "f32", "fp8_block128", "mxfp4")
+CHECKPOINT_FORMATS = ("bf16", "f32", "fp8_block128", "fp8_block128_e8m0", "mxfp4")
 # How a quantized checkpoint stores its matrices (formats.py gives each one's bits and scales).
 CHECKPOINT_SCHEMES = ("bf16", "fp8_block128", "fp8_channel", "fp8_tensor", "int8_channel", "int8_g128_zp", "int4_g128",
                       "int4_g128_zp", "nvfp4", "mxfp4")
@@ -65,7 +65,7 @@ CHECKPOINT_SCHEMES = ("bf16", "fp8_block128", "fp8_channel", "fp8_tensor", "int8
 class Attention:
     """The softmax-attention layers: grouped-query (GQA/MHA) or multi-head latent (MLA)."""
 
-    kind: str  # "gqa" or "mla"
+    kind: str  # "gqa", "mla" or "compressed" (DeepSeek-V4)
     heads: int
     kv_heads: int | None = None  # gqa
     head_dim: int | None = None  # gqa
@@ -84,6 +84,7 @@ class Attention:
     sliding_window_layers: int = 0  # how many attention layers use that window
     indexer_heads: int | None = None  # DeepSeek sparse attention indexer (GLM-5)
     indexer_head_dim: int | None = None
+    indexer_top_k: int | None = None  # index_topk: the compressed rows each query attends to (DeepSeek-V4)
     # Gemma 4: the full-attention (global) layers' own KV heads and head width, where they differ
     # from the sliding-window layers' (num_global_key_value_heads, global_head_dim); and
     # attention_k_eq_v: those layers have no value projection, their key serves as the value
@@ -91,6 +92,13 @@ class Attention:
     global_head_dim: int | None = None
     global_key_is_value: bool = False
     key_is_value: bool = False  # no v_proj: the key projection gives the value too (both are cached)
+    # DeepSeek-V4's compressed attention (config.json compress_ratios, o_groups, o_lora_rank): every
+    # layer keeps one KV row of head_dim per token within its sliding window; a layer of ratio r > 0
+    # also keeps one compressed row per r tokens of the whole context (ratio 4 with the indexer's
+    # key); the output goes through output_groups low-rank projections of output_rank
+    compress_ratios: tuple[int, ...] = ()  # one per layer: 0, 4 or 128
+    output_groups: int | None = None
+    output_rank: int | None = None
 
     @property
     def global_layers(self) -> Attention:
@@ -101,6 +109,15 @@ class Attention:
         return replace(self, kv_heads=self.global_kv_heads or self.kv_heads, head_dim=self.global_head_dim or self.head_dim,
                        key_is_value=self.global_key_is_value, global_kv_heads=None, global_head_dim=None,
                        global_key_is_value=False)
+
+    def with_ratio(self, ratio: int) -> Attention:
+        """The attention of the compressed-attention layers of one ratio (0: the window alone)."""
+        return replace(self, compress_ratios=(ratio,))
+
+    @property
+    def compress_ratio(self) -> int:
+        """A view of one ratio's layers (with_ratio): its ratio; 0 for the record of every layer."""
+        return self.compress_ratios[0] if len(self.compress_ratios) == 1 else 0
 
     @property
     def global_differs(self) -> bool:
@@ -191,6 +208,11 @@ class Architecture:
     ffn_widths: tuple[int, ...] = ()
     attention_free_layers: tuple[int, ...] = ()
     vision: VisionTower | None = None
+    # DeepSeek-V4: hyper-connections (hc_mult copies of the hidden state, mixed by small FP32
+    # matrices around each sublayer) and the leading layers that route by a hash of the token id
+    # (num_hash_layers: no router bias there)
+    hyper_connections: int = 0
+    hash_layers: int = 0
     config_class: str | None = None  # config.json's architectures[0] (None: not recorded, not checked)
     formats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # component -> format
     default_format: str = "bf16"
@@ -314,6 +336,7 @@ class Model:
     rope_scaling: RopeScaling | None = None  # needed past the config's length to serve the window
     checkpoints: tuple[Checkpoint, ...] = ()  # quantized checkpoints readers serve, preferred first
     params_without_vision: bool = False  # `params` is the language model's: the vision tower is not in it
+    params_without_prediction: bool = False  # `params` leaves the multi-token-prediction layers out (DeepSeek-V4)
     sources: Mapping[str, Source] = field(default_factory=_no_sources)  # field -> provenance
 
     @property

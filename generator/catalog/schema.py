@@ -166,6 +166,17 @@ def one_of(*choices: str) -> Callable[[Any], str]:
     return check
 
 
+def one_of_numbers(*choices: int) -> Callable[[Any], int]:
+    """One of a few integers (booleans refused)."""
+
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or value not in choices:
+            raise ValueError(f"must be one of {', '.join(map(str, choices))} (got {shown(value)})")
+        return value
+
+    return check
+
+
 def mappings(limit: int) -> Callable[[Any], list]:
     """A list of 1 to `limit` mappings (each checked by its reader)."""
 

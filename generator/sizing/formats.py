@@ -40,11 +40,14 @@ class Format:
 # int8_channel: one 16-bit scale per channel (W8A8); int4_g128: a 16-bit scale per 128 values
 # (compressed-tensors W4A16), and with a 4-bit zero point besides (AWQ, GPTQ's qzeros) int4_g128_zp;
 # int8_g128_zp: GPTQ at 8 bits, a 16-bit scale and an 8-bit zero point per 128 values;
-# nvfp4: one FP8 scale per 16 values (ModelOpt NVFP4; its one float32 per tensor is left out).
+# nvfp4: one FP8 scale per 16 values (ModelOpt NVFP4; its one float32 per tensor is left out);
+# fp8_block128_e8m0: FP8 blocks of 128 × 128 with a one-byte power-of-two (UE8M0) scale each
+# (DeepSeek-V4's quantization_config scale_fmt "ue8m0"; its safetensors store F8_E8M0 scales).
 FORMATS: Mapping[str, Format] = MappingProxyType({
     "f32": Format("f32", 32),
     "bf16": Format("bf16", 16),
     "fp8_block128": Format("fp8_block128", 8, (128, 128), 32),
+    "fp8_block128_e8m0": Format("fp8_block128_e8m0", 8, (128, 128), 8),
     "fp8_channel": Format("fp8_channel", 8, (0, 1), 32),
     "fp8_tensor": Format("fp8_tensor", 8, (0, 0), 32),
     "int8_channel": Format("int8_channel", 8, (0, 1), 16),
@@ -59,7 +62,7 @@ KEPT_FORMAT = "bf16"  # vectors, and whatever a plan leaves out, stay at 16 bits
 
 
 def tensor_bytes(tensor: Tensors, format_key: str) -> int:
-    fmt = FORMATS[format_key]
+    fmt = FORMATS[tensor.stored or format_key]  # a tensor every format keeps as the checkpoint does
     if tensor.cols == 1 and fmt.bits < FORMATS[KEPT_FORMAT].bits:
         fmt = FORMATS[KEPT_FORMAT]
     values = tensor.params * fmt.bits // 8
@@ -78,9 +81,18 @@ class StoredFormats(NamedTuple):
     formats: Mapping[str, str]
     default: str = KEPT_FORMAT
     layers_kept: tuple[int, ...] = ()
+    # the prediction layers' tensors take the format of their part of the main layers (DeepSeek-V4's
+    # MTP layer: FP8 attention, MXFP4 experts) instead of one format for "extra_layers"
+    prediction_like_layers: bool = False
 
     def format_of(self, component: str) -> str:
         return self.formats.get(component, self.default)
+
+    def format_for(self, tensor: Tensors) -> str:
+        """The format one tensor is stored in."""
+        if tensor.prediction and tensor.role and self.prediction_like_layers:
+            return self.format_of(tensor.role)
+        return self.format_of(tensor.component)
 
 
 def _span(arch: Architecture, component: str) -> range | None:
@@ -98,7 +110,7 @@ def stored_tensors(model: Model, stored: StoredFormats) -> Iterator[tuple[Tensor
     """Every tensor of the model with the format it is stored in; a tensor of a quantized component
     is cut in two where some of its layers are kept at 16 bits."""
     for tensor in tensors(model):
-        fmt = stored.format_of(tensor.component)
+        fmt = stored.format_for(tensor)
         span = _span(model.architecture, tensor.component) if stored.layers_kept and fmt != KEPT_FORMAT else None
         kept = sum(layer in span for layer in stored.layers_kept) if span else 0
         if not kept or tensor.count % len(span):
@@ -153,7 +165,10 @@ def format_plan(model: Model, key: str) -> StoredFormats:
 
 
 def published_formats(model: Model) -> StoredFormats:
-    return StoredFormats(model.architecture.formats, model.architecture.default_format)
+    """The published checkpoint's formats; its prediction layers are stored like the main layers
+    unless the catalog gives them a format of their own."""
+    arch = model.architecture
+    return StoredFormats(arch.formats, arch.default_format, prediction_like_layers="extra_layers" not in arch.formats)
 
 
 def native_bytes(model: Model) -> dict[str, int]:

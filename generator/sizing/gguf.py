@@ -170,7 +170,8 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
 def gguf_sizable(model: Model) -> bool:
     """Whether the file can be laid out here: softmax attention or Mamba2 (llama.cpp's granitehybrid
     and nemotron_h) in every layer, no sparse-attention indexer (DeepSeek-V3.2, GLM-5) and no latent MoE, which
-    llama.cpp at that commit does not have."""
+    llama.cpp at that commit does not have; not DeepSeek-V4's compressed attention (its indexer), whose
+    deepseek4 file layout is not modelled here yet."""
     arch = model.architecture
     return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind == "mamba2")
             and not arch.attention.indexer_heads and (arch.moe is None or not arch.moe.latent_size))

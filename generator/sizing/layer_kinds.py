@@ -110,7 +110,82 @@ class RecurrentStateLayers:
         return self._matrix_values(tensor) * self.matrix_bytes_per_value + self._conv_values(tensor) * STATE_BYTES_PER_VALUE
 
 
-LayerKind = AttentionLayers | LatentLayers | RecurrentStateLayers
+@dataclass(frozen=True)
+class CompressedLayers:
+    """DeepSeek-V4's layers of one compression ratio r > 0: one KV row of `row` values per r tokens
+    of the whole context, and at ratio 4 the indexer's key of `indexer` values per 4 tokens; whole
+    on every GPU (vLLM 0.33.0 models/deepseek_v4/attention.py: num_kv_heads 1, max_tp_shards 1)."""
+
+    layers: int
+    ratio: int
+    row: int  # head_dim
+    indexer: int = 0  # indexer_head_dim, at ratio 4
+    window = None
+    per_sequence = False
+    llama_cpp_rows = ()
+
+    def values_on_gpu(self, tensor: int) -> int:
+        return (self.row + self.indexer) // self.ratio  # the schema has head_dim a multiple of every ratio
+
+
+@dataclass(frozen=True)
+class CompressorStateLayers:
+    """DeepSeek-V4's compressors in the layers of one ratio: the FP32 inputs of the rows a layer is
+    still compressing (a kv and a score value per channel; two overlapping rows at ratio 4), over
+    the last `tokens` tokens, once per sequence; at ratio 4 the indexer's compressor besides (vLLM
+    0.33.0 models/deepseek_v4/compressor.py CompressorStateCache: state_dim 2 × coff × head_dim in
+    FP32, sliding_window coff × ratio, coff 2 at ratio 4)."""
+
+    of: CompressedLayers  # the layers whose compressors these are
+    window = None
+    per_sequence = True
+    llama_cpp_rows = ()
+
+    @property
+    def layers(self) -> int:
+        return self.of.layers
+
+    @property
+    def ratio(self) -> int:
+        return self.of.ratio
+
+    @property
+    def overlap(self) -> int:
+        return 2 if self.ratio == 4 else 1
+
+    @property
+    def tokens(self) -> int:
+        return self.overlap * self.ratio
+
+    @property
+    def row_values(self) -> int:
+        """A token's state values for the layer's own compressor."""
+        return 2 * self.overlap * self.of.row
+
+    @property
+    def indexer_values(self) -> int:
+        """A token's state values for the indexer's compressor (always two overlapping rows)."""
+        return 2 * 2 * self.of.indexer
+
+    def values_on_gpu(self, tensor: int) -> int:
+        return (self.row_values + self.indexer_values) * self.tokens
+
+    def state_bytes_on_gpu(self, tensor: int) -> int:
+        return self.values_on_gpu(tensor) * FP32_STATE_BYTES_PER_VALUE
+
+
+LayerKind = AttentionLayers | LatentLayers | RecurrentStateLayers | CompressedLayers | CompressorStateLayers
+
+
+def _compressed_kinds(arch: Architecture, drafting: int) -> list[LayerKind]:
+    """DeepSeek-V4: the window's rows in every layer (and a drafting layer), the compressed rows of
+    each ratio, the compressors' state."""
+    a = arch.attention
+    ratios = a.compress_ratios
+    compressed = [CompressedLayers(ratios.count(ratio), ratio, a.head_dim, a.indexer_head_dim if ratio == 4 else 0)
+                  for ratio in sorted(set(ratios) - {0})]
+    window = LatentLayers(arch.layers + drafting, a.head_dim, window=a.sliding_window)
+    return [*compressed, window, *(CompressorStateLayers(kind) for kind in compressed)]
 
 
 def _softmax_layers(arch: Architecture, layers: int, window: int | None) -> AttentionLayers | LatentLayers:
@@ -127,6 +202,8 @@ def layer_kinds(arch: Architecture, drafting: int = 0) -> tuple[LayerKind, ...]:
     kv_cache_interface.py is_draft; SGLang 0.5.3rc2 gives the draft a pool of as many tokens,
     engine_sglang.account)."""
     attention, linear = arch.attention, arch.linear_attention
+    if attention.kind == "compressed":
+        return tuple(kind for kind in _compressed_kinds(arch, drafting) if kind.layers)
     windowed = attention.sliding_window_layers
     kinds = [_softmax_layers(arch, arch.attention_layers - windowed + drafting, None)]
     if windowed:
@@ -213,6 +290,7 @@ class LayerTensor:
     row: int
     rows: int
     shards: int = 1
+    stored: str | None = None  # the format the checkpoint keeps it in whatever the plan (weights.Tensors.stored)
 
 
 def _gqa_tensors(arch: Architecture, a: Attention) -> list[LayerTensor]:
@@ -270,24 +348,67 @@ def _mla_tensors(arch: Architecture) -> list[LayerTensor]:
     return tensors
 
 
+def _compressed_tensors(arch: Architecture, ratio: int) -> list[LayerTensor]:
+    # NOTE: DeepSeek-V4's attention (vLLM 0.33.0 models/deepseek_v4/attention.py, compressor.py;
+    # dtypes as the published safetensors store them): queries through a latent (wq_a, q_norm,
+    # wq_b), one shared KV row of head_dim (wkv, kv_norm), the output through `output_groups`
+    # low-rank projections (wo_a, then wo_b), an FP32 sink per head. A layer of ratio r > 0 adds a
+    # compressor over r tokens (FP32 position biases, BF16 kv and gate projections, a norm), two
+    # overlapping rows wide at ratio 4; ratio 4 adds the Lightning indexer: its queries from the
+    # latent, a BF16 weight per head, and a compressor of its own at indexer_head_dim.
+    a, hidden = arch.attention, arch.hidden_size
+    heads, dim, groups = a.heads, a.head_dim, a.output_groups
+    tensors = [
+        LayerTensor(("attn_q_a",), hidden, a.q_lora_rank), LayerTensor(("attn_q_a_norm",), a.q_lora_rank, 1),
+        LayerTensor(("attn_q_b",), a.q_lora_rank, heads * dim, heads),
+        LayerTensor(("attn_kv",), hidden, dim), LayerTensor(("attn_kv_norm",), dim, 1),
+        LayerTensor(("attn_output_a",), heads * dim // groups, groups * a.output_rank, groups),
+        LayerTensor(("attn_output_b",), groups * a.output_rank, hidden, groups),
+        LayerTensor(("attn_sinks",), heads, 1, stored="f32"),
+    ]
+
+    def compressor(prefix: str, width: int, overlap: int) -> list[LayerTensor]:
+        return [LayerTensor((f"{prefix}_ape",), overlap * width, ratio, stored="f32"),
+                LayerTensor((f"{prefix}_kv", f"{prefix}_gate"), hidden, overlap * width, stored="bf16"),
+                LayerTensor((f"{prefix}_norm",), width, 1)]
+
+    if ratio:
+        tensors += compressor("attn_compressor", dim, 2 if ratio == 4 else 1)
+    if ratio == 4:
+        tensors += [LayerTensor(("indexer_attn_q_b",), a.q_lora_rank, a.indexer_heads * a.indexer_head_dim),
+                    LayerTensor(("indexer_proj",), hidden, a.indexer_heads, stored="bf16"),
+                    *compressor("indexer_compressor", a.indexer_head_dim, 2)]
+    return tensors
+
+
 def attention_tensors(arch: Architecture, attention: Attention | None = None) -> list[LayerTensor]:
-    """The weights of one softmax-attention layer (GQA or MLA); `attention`: the layer's own where the
-    global layers differ from the sliding-window ones (attention_layer_groups)."""
+    """The weights of one softmax-attention layer (GQA, MLA or compressed); `attention`: the layer's
+    own where the layers differ (attention_layer_groups, layer_attention)."""
+    if arch.attention.kind == "compressed":
+        return _compressed_tensors(arch, (attention or arch.attention).compress_ratio)
     return _mla_tensors(arch) if arch.attention.kind == "mla" else _gqa_tensors(arch, attention or arch.attention)
 
 
 def attention_layer_groups(arch: Architecture) -> tuple[tuple[Attention, int], ...]:
     """The softmax-attention layers as (their attention, how many): the global layers, then the
-    sliding-window ones where their attention differs (Gemma 4); one pair for every other model."""
+    sliding-window ones where their attention differs (Gemma 4); the layers of each compression
+    ratio (DeepSeek-V4); one pair for every other model."""
     a = arch.attention
+    if a.kind == "compressed":
+        return tuple((a.with_ratio(ratio), a.compress_ratios.count(ratio)) for ratio in sorted(set(a.compress_ratios)))
     if not a.global_differs:
         return ((a, arch.attention_layers),)
     return ((a.global_layers, arch.attention_layers - a.sliding_window_layers), (a, a.sliding_window_layers))
 
 
 def layer_attention(arch: Architecture, layer: int) -> Attention:
-    """The attention of one layer: a sliding-window layer's, or a global one's (Gemma 4)."""
-    return arch.attention if layer in windowed_layer_indices(arch) else arch.attention.global_layers
+    """The attention of one layer: a sliding-window layer's, or a global one's (Gemma 4); its ratio's
+    (DeepSeek-V4: a prediction layer past the model's compresses nothing, vLLM's
+    transformers_utils/deepseek_v4_utils.py)."""
+    a = arch.attention
+    if a.kind == "compressed":
+        return a.with_ratio(a.compress_ratios[layer] if layer < arch.layers else 0)
+    return a if layer in windowed_layer_indices(arch) else a.global_layers
 
 
 def linear_attention_tensors(arch: Architecture) -> list[LayerTensor]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from generator.catalog.records import COMPONENTS, Architecture, Model
-from generator.sizing.layer_kinds import LayerTensor, attention_layer_groups, attention_tensors, linear_attention_tensors
+from generator.sizing.layer_kinds import (
+    LayerTensor, attention_layer_groups, attention_tensors, layer_attention, linear_attention_tensors,
+)
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,8 @@ class Tensors:
     count: int = 1
     shards: int = 1
     prediction: bool = False  # of the multi-token-prediction layers (loaded for MTP speculation only)
+    stored: str | None = None  # the format every plan keeps it in, as the checkpoint does (DeepSeek-V4's FP32 parts)
+    role: str | None = None  # a prediction layer's tensor: the component it is in the main layers
 
     @property
     def params(self) -> int:
@@ -34,7 +38,8 @@ class Tensors:
 
 
 def _attention(arch: Architecture, layers: int, component: str) -> list[Tensors]:
-    return _of_layers(attention_tensors(arch), layers, component)
+    """The attention of the prediction layers (after the model's own: layer_attention)."""
+    return _of_layers(attention_tensors(arch, layer_attention(arch, arch.layers)), layers, component)
 
 
 def _target_attention(arch: Architecture) -> list[Tensors]:
@@ -46,42 +51,43 @@ def _target_attention(arch: Architecture) -> list[Tensors]:
 
 def _of_layers(layer: list[LayerTensor], layers: int, component: str) -> list[Tensors]:
     """One layer's tensors (layer_kinds.py) over `layers` layers."""
-    return [Tensors(component, t.row, t.rows, len(t.names) * layers, t.shards) for t in layer]
+    return [Tensors(component, t.row, t.rows, len(t.names) * layers, t.shards, stored=t.stored) for t in layer]
 
 
-def _moe_layer(model: Model, layers: int, component: str | None = None) -> list[Tensors]:
-    """Router, routed and shared experts of `layers` MoE layers (component overrides all)."""
+def _moe_layer(model: Model, layers: int, hashed: int = 0) -> list[Tensors]:
+    """Router, routed and shared experts of `layers` MoE layers (`hashed`: of them, the layers routed
+    by token hash, without a router bias)."""
     arch = model.architecture
     moe, hidden = arch.moe, arch.hidden_size
     width = moe.latent_size or hidden
     experts = model.experts
     shared_width = moe.shared_expert_intermediate_size or moe.expert_intermediate_size
     tensors = [
-        Tensors(component or "router_and_norms", hidden, experts, layers),
+        Tensors("router_and_norms", hidden, experts, layers),
         # gate, up and down projections of every routed expert; tensor parallelism splits each
         # expert's intermediate channels
-        Tensors(component or "routed_experts", width, moe.expert_intermediate_size, arch.mlp_matrices * experts * layers,
+        Tensors("routed_experts", width, moe.expert_intermediate_size, arch.mlp_matrices * experts * layers,
                 moe.expert_intermediate_size),
-        Tensors(component or "shared_experts", hidden, shared_width, arch.mlp_matrices * moe.shared_experts * layers,
+        Tensors("shared_experts", hidden, shared_width, arch.mlp_matrices * moe.shared_experts * layers,
                 shared_width),
     ]
     if moe.router_bias:
-        tensors.append(Tensors(component or "router_and_norms", experts, 1, layers))
+        tensors.append(Tensors("router_and_norms", experts, 1, layers - hashed))
     if moe.expert_bias:
         bias = 2 * moe.expert_intermediate_size + width
-        tensors.append(Tensors(component or "routed_experts", bias, 1, experts * layers))
+        tensors.append(Tensors("routed_experts", bias, 1, experts * layers))
     if moe.shared_expert_gate:
-        tensors.append(Tensors(component or "shared_experts", hidden, 1, layers))
+        tensors.append(Tensors("shared_experts", hidden, 1, layers))
     if moe.router_scales:
         # NOTE: Gemma 4's router (vLLM gemma4.py Gemma4Router): `scale` per hidden channel, `per_expert_scale`
-        tensors += [Tensors(component or "router_and_norms", hidden, 1, layers),
-                    Tensors(component or "router_and_norms", experts, 1, layers)]
+        tensors += [Tensors("router_and_norms", hidden, 1, layers),
+                    Tensors("router_and_norms", experts, 1, layers)]
     if moe.latent_size:
         # NOTE: latent MoE (Kimi-K3): the token is projected down to the latent width before the
         # routed experts and back up after them, with a norm on the latent.
         tensors += [
-            Tensors(component or "router_and_norms", hidden, moe.latent_size, 2 * layers),
-            Tensors(component or "router_and_norms", moe.latent_size, 1, layers),
+            Tensors("router_and_norms", hidden, moe.latent_size, 2 * layers),
+            Tensors("router_and_norms", moe.latent_size, 1, layers),
         ]
     return tensors
 
@@ -96,8 +102,9 @@ def tensors(model: Model) -> list[Tensors]:
         result += _of_layers(linear_attention_tensors(arch), arch.linear_attention.layers, "attention")
     result += _dense_mlp(arch)
     if arch.moe is not None:
-        result += _moe_layer(model, arch.moe_layers)
+        result += _moe_layer(model, arch.moe_layers, hashed=arch.hash_layers)
     result.append(Tensors("router_and_norms", hidden, 1, arch.norm_vectors + 1))
+    result += _hyper_connections(arch, arch.layers, "router_and_norms")
     if not arch.tied_embeddings:
         result.append(Tensors("output_head", hidden, arch.vocab_size, 1, arch.vocab_size))
     if arch.extra_layers:
@@ -105,6 +112,23 @@ def tensors(model: Model) -> list[Tensors]:
     if arch.vision:
         result += _vision(arch)
     return result
+
+
+def _hyper_connections(arch: Architecture, layers: int, component: str) -> list[Tensors]:
+    # NOTE: DeepSeek-V4's hyper-connections (vLLM 0.33.0 models/deepseek_v4/nvidia/model.py): around
+    # attention and around the MLP of each layer, a mixing matrix of (2 + hc) × hc rows over the hc
+    # copies of the hidden state, its base and 3 scales; after the last layer, the head's hc × hc·H
+    # matrix, base and scale. All FP32 in the checkpoint.
+    hc = arch.hyper_connections
+    if not hc:
+        return []
+    mix, wide = (2 + hc) * hc, hc * arch.hidden_size
+    return [
+        Tensors(component, wide, mix, 2 * layers, stored="f32"),
+        Tensors(component, mix + 3, 1, 2 * layers, stored="f32"),
+        Tensors(component, wide, hc, stored="f32"),
+        Tensors(component, hc + 1, 1, stored="f32"),
+    ]
 
 
 def value_slot_copies(arch: Architecture) -> list[Tensors]:
@@ -130,17 +154,22 @@ def _extra_layers(model: Model) -> list[Tensors]:
     # NOTE: a multi-token-prediction module (DeepSeek-V3 README_WEIGHTS.md): one more decoder
     # layer, a projection of [embedding; hidden] (2H -> H) and three norms; some checkpoints also
     # store their own copy of the embeddings and the output head.
+    # DeepSeek-V4's MTP layer splits the projection in two (e_proj, h_proj: the same values) and
+    # has hyper-connections with a head of its own.
     arch = model.architecture
     count, hidden = arch.extra_layers, arch.hidden_size
-    result = [
-        *(t for t in _attention(arch, count, "extra_layers")),
-        Tensors("extra_layers", 2 * hidden, hidden, count),
-        Tensors("extra_layers", hidden, 1, (3 + arch.norms_per_layer) * count),
+    main = [
+        *_attention(arch, count, "attention"),
+        Tensors("attention", 2 * hidden, hidden, count),
+        Tensors("router_and_norms", hidden, 1, (3 + arch.norms_per_layer) * count),
     ]
     if arch.moe is not None:
-        result += _moe_layer(model, count, "extra_layers")
+        main += _moe_layer(model, count)
     else:
-        result.append(Tensors("extra_layers", hidden, arch.intermediate_size, arch.mlp_matrices * count))
+        main.append(Tensors("dense_mlp", hidden, arch.intermediate_size, arch.mlp_matrices * count))
+    for _ in range(count):
+        main += _hyper_connections(arch, 1, "router_and_norms")
+    result = [replace(tensor, component="extra_layers", role=tensor.component) for tensor in main]
     if arch.extra_layers_embeddings:
         result.append(Tensors("embeddings", arch.vocab_size, hidden, count, arch.vocab_size))
         result.append(Tensors("output_head", hidden, arch.vocab_size, count, arch.vocab_size))
@@ -160,6 +189,13 @@ def _vision(arch: Architecture) -> list[Tensors]:
         Tensors("vision", 3 * vision.patch_size**2, h),
         Tensors("vision", h, arch.hidden_size),
     ]
+
+
+def published_scope_params(model: Model, by_component: dict[str, int]) -> int:
+    """The computed parameters the published count covers: all, or without the vision tower or the
+    prediction layers where the catalog says the count leaves them out."""
+    left_out = (("vision", model.params_without_vision), ("extra_layers", model.params_without_prediction))
+    return sum(by_component.values()) - sum(by_component[part] for part, out in left_out if out)
 
 
 def params_by_component(model: Model) -> dict[str, int]:
