@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.sizing.engine import (
-    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GIB, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
+    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GIB, GPU_NOT_PLANNED, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
     WEIGHTS_DO_NOT_FIT,
 )
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
@@ -17,6 +17,7 @@ REASONS = {
     CONTEXT_BEYOND_WINDOW: "the context is longer than the model's context window",
     NO_CHECKPOINT: "no checkpoint of the model at that precision is listed for this engine",
     ENGINE_DOES_NOT_RUN: "this version of the engine does not run this model (its kind of layers or its model class)",
+    GPU_NOT_PLANNED: "this engine runs this model's attention on this GPU with kernels whose memory is not modelled here",
     DRAFT_WITH_PIPELINE: "drafting with the MTP layers does not run with pipeline parallelism (more than one machine)",
 }
 

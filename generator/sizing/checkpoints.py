@@ -36,6 +36,10 @@ class ServedWeights:
     precision: str  # the bits class: "bf16", "fp8" or "4bit"
     checkpoint: Checkpoint | None = None
     flags: tuple[tuple[str, str], ...] = ()
+    # the KV cache type these weights make the engine keep with --kv-cache-dtype auto: a checkpoint's
+    # kv_cache_scheme, or FP8 for DeepSeek-V4, whose attention vLLM runs on fp8_ds_mla rows only
+    # (vLLM 0.33.0 models/deepseek_v4/attention.py: "auto" and "fp8" both become fp8_ds_mla)
+    kv_cache_dtype: str | None = None
 
     @property
     def bits(self) -> int:
@@ -54,14 +58,19 @@ def checkpoint_formats(checkpoint: Checkpoint) -> StoredFormats:
                          checkpoint.layers_kept)
 
 
+def _own_kv_dtype(model: Model) -> str | None:
+    return "fp8" if model.architecture.attention.kind == "compressed" else None
+
+
 def published_weights(model: Model) -> ServedWeights:
     stored = published_formats(model)
-    return ServedWeights(model.id, PUBLISHED, stored, bits_class(stored))
+    return ServedWeights(model.id, PUBLISHED, stored, bits_class(stored), kv_cache_dtype=_own_kv_dtype(model))
 
 
 def listed_weights(model: Model, checkpoint: Checkpoint) -> ServedWeights:
     stored = checkpoint_formats(checkpoint)
-    return ServedWeights(checkpoint.id, CHECKPOINT, stored, bits_class(stored), checkpoint)
+    return ServedWeights(checkpoint.id, CHECKPOINT, stored, bits_class(stored), checkpoint,
+                         kv_cache_dtype=checkpoint.kv_cache_dtype or _own_kv_dtype(model))
 
 
 def served_weights(model: Model, precision: str, engine: Engine, repo: str | None = None) -> ServedWeights | None:
@@ -88,10 +97,9 @@ def served_weights(model: Model, precision: str, engine: Engine, repo: str | Non
 
 def cache_dtype(kv_dtype: str, served: ServedWeights | None, engine: Engine) -> str:
     """The KV cache type the engine keeps for `--kv-cache-dtype kv_dtype`: "auto" is the served
-    checkpoint's own where its quantization_config asks for one and the engine reads it (vLLM)."""
-    checkpoint = served.checkpoint if served else None
-    if kv_dtype == "auto" and engine.checkpoint_kv_dtype and checkpoint and checkpoint.kv_cache_dtype:
-        return checkpoint.kv_cache_dtype
+    weights' own where they ask for one and the engine reads it (vLLM)."""
+    if kv_dtype == "auto" and engine.checkpoint_kv_dtype and served and served.kv_cache_dtype:
+        return served.kv_cache_dtype
     return kv_dtype
 
 

@@ -14,6 +14,8 @@ from generator.sizing.formats import FORMATS, Format, FormatSize, bytes_by_compo
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
 from generator.sizing.engine_sglang import SGLANG, pool_idle_layers
 from generator.sizing.engine_vllm import VLLM
+from generator.sizing.engine_vllm_compressed import row_bytes
+from generator.sizing.layer_kinds import CompressedLayers, layer_kinds
 from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
 from generator.sizing.setups import Setup, cheapest, gpus_for_weights, smallest_setup
 from generator.catalog.records import Gpu, Model
@@ -83,6 +85,7 @@ class GpuRow:
     gpu: Gpu
     for_weights: dict[str, int]  # format key -> GPUs whose memory adds up to the weights
     plan: Plan | None  # the fewest GPUs of this type on which vLLM starts at the full context
+    planned: bool = True  # False: vLLM runs the model's attention here with kernels not modelled (Engine.plans_on)
 
     @property
     def tensor_parallel_ok(self) -> bool:
@@ -146,6 +149,9 @@ class DetailedSizing:
     checkpoints: tuple[CheckpointRow, ...] = ()
     sglang_pool_layers: int = 0  # the layers SGLang's token pool keeps a slot for, attention or not
     sglang_version: str = SGLANG.version
+    compressed: tuple[CompressedLayers, ...] = ()  # DeepSeek-V4: the layers of each compression ratio
+    vllm_row_bytes: int = 0  # DeepSeek-V4: one row as vLLM stores it (fp8_ds_mla)
+    vllm_version: str = VLLM.version
 
     @property
     def headline_short_of_context(self) -> bool:
@@ -254,7 +260,8 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         GpuRow(
             gpu=gpu,
             for_weights={key: gpus_for_weights(by_key[key], gpu) for key in GPU_TABLE_FORMATS},
-            plan=_fewest_that_start(model, gpu, context),
+            plan=_fewest_that_start(model, gpu, context) if VLLM.plans_on(model, gpu) else None,
+            planned=VLLM.plans_on(model, gpu),
         )
         for gpu in gpus
     )
@@ -279,5 +286,7 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         speed=_speed(model, serving.setup, kv16, context) if serving else None,
         checkpoints=checkpoint_rows(model),
         sglang_pool_layers=model.architecture.attention_layers + pool_idle_layers(model.architecture),
+        compressed=tuple(kind for kind in layer_kinds(arch) if isinstance(kind, CompressedLayers)),
+        vllm_row_bytes=row_bytes(arch) if arch.attention.kind == "compressed" else 0,
     )
 

@@ -29,6 +29,11 @@ CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequ
 # The engine's version does not run the model: its kind of layers (engine record `recurrent_kinds`,
 # `global_attention_heads`) or its model class (`config_classes`).
 ENGINE_DOES_NOT_RUN = "engine_does_not_run"
+# The engine runs the model, but on this GPU with other kernels than the ones its accounting here
+# follows (engine record `attention_gpus`): DeepSeek-V4's attention in vLLM 0.33.0 is FlashMLA's on
+# compute capability 9.x and 10.x; GeForce and RTX PRO Blackwell take FlashInfer's SM120 path and AMD
+# GPUs a ROCm implementation of their own, whose caches are not modelled.
+GPU_NOT_PLANNED = "gpu_not_planned"
 # No checkpoint of the precision asked that the engine serves (checkpoints.py): no command loads
 # other weights than the verdict is for.
 NO_CHECKPOINT = "no_checkpoint"
@@ -166,6 +171,15 @@ class Engine:
     # the flags that serve a model with a vision tower as text only, so that the engine neither loads
     # the tower nor profiles its encoder; () when the engine has none (it then loads the tower)
     text_only_flags: tuple[tuple[str, str], ...] = ()
+    # (attention kind, the NVIDIA compute capabilities (major) whose kernels the accounting follows):
+    # kinds not listed are planned on every GPU
+    attention_gpus: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def plans_on(self, model: Model, gpu: Gpu) -> bool:
+        """Whether the accounting here follows this engine's kernels for the model's attention on `gpu`."""
+        majors = dict(self.attention_gpus).get(model.architecture.attention.kind)
+        return majors is None or (gpu.vendor == "NVIDIA" and gpu.compute_capability is not None
+                                  and int(gpu.compute_capability) in majors)
 
     def what_it_does_not_run(self, model: Model) -> NotRun | None:
         """What of the model this engine's version does not run: its model class or a kind of layers;
@@ -196,6 +210,7 @@ class Engine:
             "speculative_with_pipeline": self.speculative_with_pipeline,
             "text_only_flags": [list(flag) for flag in self.text_only_flags],
             "checkpoint_kv_dtype": self.checkpoint_kv_dtype,
+            "attention_gpus": {kind: list(majors) for kind, majors in self.attention_gpus},
         }
 
 

@@ -6,7 +6,7 @@ start-up logs it is measured from (tests/data/engine_logs.yaml).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from math import ceil, floor
@@ -19,6 +19,7 @@ from generator.sizing.engine import (
     plain_number,
 )
 from generator.sizing.engine_registries import VLLM_0_33_0
+from generator.sizing.engine_vllm_compressed import CacheSpec, attention_workspace, cache_specs, packed_groups
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
 from generator.sizing.loaded_weights import fullest_stage_attention_layers
 from generator.sizing.setups import ParallelSplit
@@ -153,6 +154,26 @@ def block_layout(kinds: Sequence[KindBytes], pipeline: int, batch_tokens: int, s
     return BlockLayout(block_size, group_size * block_size * per_token, tuple(groups))
 
 
+def packed_layout(specs: Sequence[CacheSpec], pipeline: int, batch_tokens: int) -> BlockLayout:
+    """Specs with block sizes of their own (DeepSeek-V4: engine_vllm_compressed.py) in vLLM's packed
+    groups, a stage's share of each spec's layers; a sliding-window group covers its window and the
+    tokens in flight, one block more."""
+    in_flight = (pipeline + 1) * batch_tokens
+    packed = packed_groups([replace(spec, layers=cdiv(spec.layers, pipeline)) for spec in specs])
+    groups = tuple(BlockGroup(count, block_size, None if window is None else window - 1 + in_flight, int(window is not None))
+                   for count, block_size, window in packed.buckets)
+    return BlockLayout(max(group.block_size for group in groups), packed.bytes_per_block, groups)
+
+
+def vllm_block_layout(model: Model, split: ParallelSplit, request: PlanRequest, batch_tokens: int) -> BlockLayout:
+    """The fullest stage's KV cache in vLLM's groups and blocks, at the request's cache type."""
+    arch, drafting = model.architecture, drafting_layers(model, request)
+    if arch.attention.kind == "compressed":
+        return packed_layout(cache_specs(arch, drafting), split.pipeline, batch_tokens)
+    kinds = kind_bytes(arch, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting)
+    return block_layout(kinds, split.pipeline, batch_tokens, fullest_stage_attention_layers(arch, split.pipeline))
+
+
 def activation_peak(model: Model, tensor: int, tokens: int, sequences: int) -> int:
     """The profile run's peak: the larger of the forward pass over `tokens` tokens (the widest MLP
     activation plus a few hidden-size buffers, 16-bit) and the sampler's fp32 logits."""
@@ -189,9 +210,10 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
         "cuda_graphs": VLLM_CUDA_GRAPHS,
         "non_torch": per_tensor_parallel(VLLM_NON_TORCH, tensor),
     }
+    if model.architecture.attention.kind == "compressed":
+        non_kv["attention_workspace"] = attention_workspace(model.architecture, batch_tokens).bytes(context)
     available = requested - weights - sum(non_kv.values())
-    kinds = kind_bytes(model.architecture, tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
-    layout = block_layout(kinds, split.pipeline, batch_tokens, fullest_stage_attention_layers(model.architecture, split.pipeline))
+    layout = vllm_block_layout(model, split, request, batch_tokens)
     usable = available - layout.bytes_per_block  # one null block is kept aside
     concurrency = max(available, 0) // layout.bytes_per_block / layout.blocks(context)
     free_at_start = total - per_tensor_parallel(VLLM_BASELINE, tensor)
@@ -213,9 +235,7 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
 
 
 def sequence_kv_bytes(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, tokens: int) -> int:
-    kinds = kind_bytes(model.architecture, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting_layers(model, request))
-    return block_layout(kinds, split.pipeline, batch_of(gpu, request)[0],
-                        fullest_stage_attention_layers(model.architecture, split.pipeline)).needed_bytes(tokens)
+    return vllm_block_layout(model, split, request, batch_of(gpu, request)[0]).needed_bytes(tokens)
 
 
 def fitting_fraction(total: int, tensor: int, asked: Fraction) -> Fraction:
@@ -264,5 +284,8 @@ VLLM = Engine(
     # vllm/config/speculative.py (0.33.0): "mtp" drafts with the target checkpoint's own MTP layers
     # (deepseek_mtp, glm4_moe_mtp, qwen3_next_mtp are deprecated names of it); one token ahead, as
     # the GLM-4.5 recipe recommends ("num_speculative_tokens 1 for optimal throughput")
+    # models/deepseek_v4/sparse_mla.py DeepseekV4FlashMLABackend.supports_compute_capability: major in
+    # [9, 10]; nvidia/model.py _select_dsv4_attn_cls: SM12 takes FlashInfer's class instead
+    attention_gpus=(("compressed", (9, 10)),),
     speculative_flags=(("--speculative-config", '\'{"method": "mtp", "num_speculative_tokens": 1}\''),),
 )

@@ -12,9 +12,10 @@ tests/test_planner_js.py holds the two to the same figures.
 
 from __future__ import annotations
 
+from dataclasses import astuple
 from fractions import Fraction
 
-from generator.catalog.records import Gpu, Model, Source
+from generator.catalog.records import Architecture, Gpu, Model, Source
 from generator.sizing.engine import KV_DTYPES, MAX_MEMORY_FRACTION, engine_memory_bytes, kv_dtype_bytes
 from generator.sizing.engine_sglang import (
     SGLANG_BASELINE, SGLANG_DRAFT_HEADROOM, SGLANG_DRAFT_RESERVE_MIB, SGLANG_DRAFT_RUNNING_REQUESTS,
@@ -24,6 +25,7 @@ from generator.sizing.engine_vllm import (
     VLLM_BASELINE, VLLM_BATCH_TIERS, VLLM_BLOCK_SIZE, VLLM_CUDA_GRAPHS, VLLM_NON_TORCH, VLLM_UTILIZATION,
     activation_peak, vllm_batch_tier, vllm_mxfp4_padding,
 )
+from generator.sizing.engine_vllm_compressed import attention_workspace, cache_specs
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.fit import precisions_largest_first
 from generator.sizing.checkpoints import served_weights, sized_formats
@@ -92,7 +94,7 @@ def model_tables(model: Model, largest_machine: int) -> dict:
             "repo": weights and weights.repo, "flags": [list(flag) for flag in weights.flags] if weights else [],
             "engines": [engine for engine, w in served.items() if w is not None],
             # the served checkpoint's own KV cache type, which --kv-cache-dtype auto takes (checkpoints.cache_dtype)
-            "kv_cache_dtype": weights.checkpoint.kv_cache_dtype if weights and weights.checkpoint else None,
+            "kv_cache_dtype": weights.kv_cache_dtype if weights else None,
         }
     kinds, kinds_drafting, reads = {}, {}, {}
     for kv_dtype in KV_DTYPES:
@@ -105,6 +107,7 @@ def model_tables(model: Model, largest_machine: int) -> dict:
     return {
         "slug": model.slug, "id": model.id, "name": model.name, "family": model.family,
         "window": default_context(model), "context_window": model.context_window, "layers": arch.layers,
+        "attention_kind": arch.attention.kind,
         "tensor_for": tensor_for,
         "precisions": precisions,
         "runs": [key for key, engine in SERVING_ENGINES.items() if engine.runs(model)],  # engines whose version runs it
@@ -125,6 +128,7 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         # vLLM's profile-run peak per tensor-parallel size and batch tier (VLLM_BATCH_TIERS)
         "activation_peak": {str(tp): [activation_peak(model, tp, tokens, sequences) for _, tokens, sequences in VLLM_BATCH_TIERS]
                             for tp in sizes},
+        **_compressed_tables(arch),
         "llama_cpp": _llama_cpp_tables(model) if gguf_sizable(model) else None,
         # past the config's length, the flags each engine takes for the card's rope scaling
         "rope_override": None if model.rope_scaling is None else {
@@ -157,6 +161,18 @@ def _llama_cpp_tables(model: Model) -> dict:
     }
 
 
+def _compressed_tables(arch: Architecture) -> dict:
+    """DeepSeek-V4's vLLM caches (engine_vllm_compressed.py): each spec [layers, page bytes, block
+    size, window], without and with the MTP layers drafting; the profile's attention workspace per
+    batch tier [bytes a compressed row, ratio, constant]. None for other models."""
+    if arch.attention.kind != "compressed":
+        return {"vllm_specs": None, "attention_workspace": None}
+    return {
+        "vllm_specs": [[list(astuple(spec)) for spec in cache_specs(arch, drafting)] for drafting in (0, arch.extra_layers)],
+        "attention_workspace": [list(astuple(attention_workspace(arch, tokens))) for _, tokens, _ in VLLM_BATCH_TIERS],
+    }
+
+
 def _first_url(source: Source | None) -> str | None:
     return next((text for text, is_url in source.parts if is_url), None) if source else None
 
@@ -173,6 +189,8 @@ def gpu_tables(gpu: Gpu) -> dict:
         "price_date": gpu.price_date,
         "price_source": _first_url(gpu.sources.get("price_per_gpu_hour")),
         "vllm_batch_tier": vllm_batch_tier(gpu, engine_memory_bytes(gpu)),
+        # NVIDIA's compute capability (major), which engine.py Engine.plans_on reads; None elsewhere
+        "compute_capability_major": int(gpu.compute_capability) if gpu.vendor == "NVIDIA" and gpu.compute_capability else None,
         "mxfp4_padding": _padding_key(vllm_mxfp4_padding(gpu)),
     }
 

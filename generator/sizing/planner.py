@@ -16,7 +16,7 @@ from fractions import Fraction
 from generator.catalog.records import Gpu, Model
 from generator.sizing.checkpoints import ServedWeights, cache_dtype, served_weights, sized_formats
 from generator.sizing.engine import (
-    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
+    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GPU_NOT_PLANNED, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
     WEIGHTS_DO_NOT_FIT, Engine, PlanRequest, drafting_layers, engine_memory_bytes, rope_scaling_at,
 )
 from generator.sizing.engine_vllm import vllm_mxfp4_padding
@@ -26,7 +26,7 @@ from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
 from generator.sizing.speed import decode_tokens_per_second, kv_read_cache, weights_read_bytes
 
-__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "DRAFT_WITH_PIPELINE", "ENGINE_DOES_NOT_RUN", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
+__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "DRAFT_WITH_PIPELINE", "ENGINE_DOES_NOT_RUN", "GPU_NOT_PLANNED", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
            "answer", "plan", "plan_that_starts", "plan_setup", "memory_at"]
 
 
@@ -153,7 +153,8 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     account = engine.accounting(model, gpu, split, cached, weights, context, window or max(context, default_context(model)),
                                 draft_weights)
     drafts_on_stages = request.speculative is not None and split.pipeline > 1 and not engine.speculative_with_pipeline
-    reason = (ENGINE_DOES_NOT_RUN if not runs else NO_CHECKPOINT if served is None
+    planned = engine.plans_on(model, gpu)
+    reason = (ENGINE_DOES_NOT_RUN if not runs else GPU_NOT_PLANNED if not planned else NO_CHECKPOINT if served is None
               else DRAFT_WITH_PIPELINE if drafts_on_stages
               else CONTEXT_BEYOND_WINDOW if window and context > window else account.reason)
     speed = None
@@ -166,7 +167,7 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
         non_kv_bytes=account.non_kv_bytes, available_kv_bytes=account.available_kv_bytes,
         kv_bytes_per_token=account.kv_bytes_per_token, kv_tokens=account.kv_tokens,
         max_concurrency=account.max_concurrency, starts=reason is None, reason=reason,
-        max_context=account.max_context if served and not drafts_on_stages else 0, max_users=account.max_users if reason is None else 0,
+        max_context=account.max_context if served and planned and not drafts_on_stages else 0, max_users=account.max_users if reason is None else 0,
         decode_tokens_per_second=speed, weights=served,
     )
 

@@ -76,7 +76,7 @@
   function kindsOf(p, drafting) { return p.model[drafting ? "kinds_drafting" : "kinds"][p.cacheDtype][p.split.tensor]; }
   function dtypeKinds(p) { return kindsOf(p, !!p.request.speculative); }
   var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
-    "no_checkpoint", "engine_does_not_run", "draft_with_pipeline"];
+    "no_checkpoint", "engine_does_not_run", "draft_with_pipeline", "gpu_not_planned"];
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
@@ -90,17 +90,57 @@
       var tokens = !k[3] && perToken % B(k[1]) === 0n ? size * (perToken / B(k[1])) : size;  // a smaller page takes more tokens
       return [B(cdiv(counts[i], group)), k[3] ? 0n : k[2] === null ? null : B(k[2] - 1) + inFlight, k[3] || k[2] !== null ? 1n : 0n, tokens];
     });
-    var layout = { bytesPerBlock: B(group) * size * perToken };
+    return layoutOf(B(group) * size * perToken, groups);
+  }
+  // engine_vllm_compressed.py approximate_gcd: the chunk in [low, max] that pads the values least, the larger on a tie
+  function approximateGcd(values, low) {
+    var best = low, bestPad = null;
+    for (var size = low; size <= Math.max.apply(null, values); size++) {
+      var pad = values.reduce(function (total, v) { return total + (size - v % size) % size; }, 0);
+      if (bestPad === null || pad <= bestPad) { best = size; bestPad = pad; }
+    }
+    return best;
+  }
+  // packed_groups and engine_vllm.py packed_layout: specs [layers, page bytes, block size, window]
+  // of one block size and window share a bucket; balanced buckets split into groups of repeats.
+  function packedLayout(specs, pipeline, batchTokens) {
+    var inFlight = B((pipeline + 1) * batchTokens), buckets = {}, keys = [];
+    specs.forEach(function (s) {
+      var key = s[2] + "/" + s[3];
+      if (!(key in buckets)) { buckets[key] = { block: s[2], window: s[3], pages: {}, order: [] }; keys.push(key); }
+      var b = buckets[key];
+      if (!(s[1] in b.pages)) { b.pages[s[1]] = 0; b.order.push(s[1]); }
+      b.pages[s[1]] += cdiv(s[0], pipeline);
+    });
+    var counts = function (b) { return b.order.map(function (page) { return b.pages[page]; }); };
+    var balanced = function (b) { return new Set(counts(b)).size === 1; };
+    var floor = 0, maxima = [];
+    keys.forEach(function (key) {
+      var b = buckets[key];
+      if (!balanced(b)) return;
+      maxima.push(Math.max.apply(null, counts(b)));
+      if (b.order.length > 1) floor = Math.max(floor, Math.max.apply(null, counts(b)));
+    });
+    var repeats = floor ? approximateGcd(maxima, floor) : null, widest = 0n;
+    var groups = keys.map(function (key) {  // [groups, the tokens a request's blocks cover at most, extra blocks, tokens a block]
+      var b = buckets[key], n = balanced(b) && repeats ? cdiv(Math.max.apply(null, counts(b)), repeats) : 1;
+      widest = maxBig(widest, sum(b.order.map(function (page) { return B(cdiv(b.pages[page], n)) * B(page); })));
+      return [B(n), b.window === null ? null : B(b.window - 1) + inFlight, b.window === null ? 0n : 1n, B(b.block)];
+    });
+    return layoutOf(widest, groups);
+  }
+  function layoutOf(bytesPerBlock, groups) {
+    var layout = { bytesPerBlock: bytesPerBlock };
     layout.blocks = function (tokens) {
       return sum(groups.map(function (g) { return g[0] * (ceilDiv(g[1] === null ? tokens : minBig(tokens, g[1]), g[3]) + g[2]); }));
     };
     layout.neededBytes = function (tokens) { return layout.bytesPerBlock * layout.blocks(tokens); };
     return layout;
   }
-  function vllmLayout(p, shared) {
-    var stages = p.model.stage_attention_layers, pipeline = p.split.pipeline;  // fullest_stage_attention_layers
-    return blockLayout(shared, dtypeKinds(p), pipeline, shared.vllm.batch_tiers[p.gpu.vllm_batch_tier][1],
-      stages && pipeline > 1 ? stages[pipeline] : null);
+  function vllmLayout(p, shared) {  // engine_vllm.py vllm_block_layout
+    var stages = p.model.stage_attention_layers, pipeline = p.split.pipeline, tokens = shared.vllm.batch_tiers[p.gpu.vllm_batch_tier][1];
+    if (p.model.vllm_specs) return packedLayout(p.model.vllm_specs[p.request.speculative ? 1 : 0], pipeline, tokens);
+    return blockLayout(shared, dtypeKinds(p), pipeline, tokens, stages && pipeline > 1 ? stages[pipeline] : null);
   }
 
   // account(): gpu_worker.py determine_available_memory, then kv_cache_utils.py's blocks.
@@ -109,6 +149,8 @@
     var fraction = p.request.memoryFraction || fracOf(v.utilization), requested = ceilDiv(total * fraction[0], fraction[1]);
     var nonKv = { activation_peak: B(p.model.activation_peak[tensor][tier]), cuda_graphs: B(v.cuda_graphs),
                   non_torch: perTensorParallel(v.non_torch, tensor) };
+    var workspace = p.model.attention_workspace && p.model.attention_workspace[tier];  // AttentionWorkspace.bytes
+    if (workspace) nonKv.attention_workspace = B(workspace[0]) * B(cdiv(context, workspace[1])) + B(workspace[2]);
     var available = requested - weights - sum(Object.values(nonKv)), layout = vllmLayout(p, shared), C = B(context);
     var usable = available - layout.bytesPerBlock, freeAtStart = total - perTensorParallel(v.baseline, tensor);
     var concurrency = Number(maxBig(available, 0n) / layout.bytesPerBlock) / Number(layout.blocks(C)), reason = null;
@@ -225,6 +267,8 @@
       Object.assign(p, { reason: REASONS[7], maxUsers: 0, maxContext: 0 });
     }
     if (!served) Object.assign(p, { reason: runs ? REASONS[5] : REASONS[6], maxUsers: 0, maxContext: 0 });
+    var majors = record.attention_gpus[model.attention_kind];  // engine.py Engine.plans_on
+    if (runs && majors && majors.indexOf(gpu.compute_capability_major) < 0) Object.assign(p, { reason: REASONS[8], maxUsers: 0, maxContext: 0 });
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second && served) {
       var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[cacheDtype], context);
