@@ -16,7 +16,7 @@ from generator.cli.main import main
 from generator.catalog.loader import CatalogError, load_catalog
 from generator.catalog.checkpoint import CheckpointError, TensorInfo, parameter_count, read_checkpoint
 from generator.catalog.slugs import slugify
-from generator.sizing.weights import params_by_component
+from generator.sizing.weights import params_by_component, published_scope_params
 from tests import hf_configs
 
 DTYPE_BYTES = {"BF16": 2, "F32": 4, "U8": 1, "F8_E4M3": 1}
@@ -139,7 +139,7 @@ def test_add_model_reads_the_architecture_of_each_family(tmp_path, catalog, cont
     model = next(m for m in load_catalog(content_copy).models if m.slug == new_slug)
     by_component = params_by_component(model)
     # a published count of the language model alone (Gemma 4) leaves the vision tower out
-    computed = sum(by_component.values()) - (by_component["vision"] if shipped.params_without_vision else 0)
+    computed = published_scope_params(shipped, by_component)
     assert abs(computed - shipped.params) <= shipped.params * 0.005
     assert model.architecture.attention == shipped.architecture.attention
     # the class an engine must register, from config.json's architectures (where the catalog records it)

@@ -65,10 +65,10 @@ CASES = [
      "models/deepseek-v3.yaml:68: architecture.attention.indexer_head_dim: indexer_heads and indexer_head_dim go"
      " together (a sparse-attention indexer has both)"),
     (V3, MLA, "    kv_lora_rank: 512\n    indexer_heads: 32\n    indexer_head_dim: 128",
-     "models/deepseek-v3.yaml:67: architecture.attention.indexer_heads: needs mla attention with q_lora_rank"
+     "models/deepseek-v3.yaml:67: architecture.attention.indexer_heads: needs mla or compressed attention with q_lora_rank"
      " (the indexer's queries come from the query latent)"),
     (LLAMA, "    kind: gqa", "    kind: gqa\n    q_lora_rank: 1536\n    indexer_heads: 32\n    indexer_head_dim: 128",
-     "models/llama-3-1-8b-instruct.yaml:43: architecture.attention.indexer_heads: needs mla attention with q_lora_rank"
+     "models/llama-3-1-8b-instruct.yaml:43: architecture.attention.indexer_heads: needs mla or compressed attention with q_lora_rank"
      " (the indexer's queries come from the query latent)"),
     # Gemma 4's global layers' own attention goes with sliding-window layers; a count of the language
     # model alone with a vision tower beside it

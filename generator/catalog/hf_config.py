@@ -14,6 +14,7 @@ from generator.languages import in_every_language as N_
 from generator.catalog.checkpoint import Checkpoint, parameter_count
 from generator.catalog.hf_families import EVERY_OTHER_LAYER_SLIDES, ONE_NORM_TYPES, common_keys
 from generator.catalog.slugs import slugify
+from generator.catalog.fields import COMPRESS_RATIOS
 from generator.catalog.schema import LAYER_PATTERN, MODEL_CLASS, TODO
 
 # Attention and MoE layouts by model_type (transformers' names).
@@ -31,7 +32,7 @@ SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
     "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
-    "nemotron_h", "nemotron-nas", "gemma4", "gemma4_text", "qwen3_5_text", "qwen3_5_moe_text",
+    "nemotron_h", "nemotron-nas", "gemma4", "gemma4_text", "qwen3_5_text", "qwen3_5_moe_text", "deepseek_v4",
 }
 
 
@@ -47,19 +48,21 @@ POSITIVE_KEYS = (
     "mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel",
     "moe_shared_expert_intermediate_size", "num_global_key_value_heads", "global_head_dim", "top_k_experts",
     "expert_intermediate_size", "depth", "vt_num_hidden_layers", "vt_hidden_size", "vt_intermediate_size",
+    "index_topk", "o_groups", "o_lora_rank",
 )
 # 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
 COUNT_KEYS = (
     "n_routed_experts", "num_experts", "num_local_experts", "n_shared_experts", "first_k_dense_replace",
     "num_nextn_predict_layers", "sliding_window", "q_lora_rank", "index_n_heads", "moe_num_shared_experts",
     "moe_layer_start_index", "num_kv_shared_layers", "hidden_size_per_layer_input", "mtp_num_hidden_layers",
+    "hc_mult", "num_hash_layers",
 )
 FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm", "use_routing_bias",
              "attention_k_eq_v", "enable_moe_block", "use_double_wide_mlp")
 TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type",
-             "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype", "mamba_ssm_dtype")
+             "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype", "mamba_ssm_dtype", "expert_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
-LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures")
+LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures", "compress_ratios")
 
 
 def config_problem(config: dict) -> str | None:
@@ -85,11 +88,21 @@ def config_problem(config: dict) -> str | None:
                 return f"{prefix}{key}: must list model class names like Qwen3ForCausalLM (got {_shown(value)})"
             if key == "hybrid_override_pattern" and isinstance(value, str) and not LAYER_PATTERN.fullmatch(value):
                 return f"{prefix}{key}: must be letters among M, *, - and E, one per layer (got {_shown(value)})"
+            if key == "compress_ratios" and isinstance(value, list) and (
+                    len(value) < _layer_count(section) or any(ratio not in COMPRESS_RATIOS or isinstance(ratio, bool)
+                                                              for ratio in value)):
+                return (f"{prefix}{key}: must give one of {', '.join(map(str, COMPRESS_RATIOS))} for each of the "
+                        f"{_layer_count(section)} layers (got {_shown(value)})")
             if key == "block_configs" and isinstance(value, list):
                 problem = _block_configs_problem(value, section.get("num_hidden_layers"), section.get("num_attention_heads"))
                 if problem:
                     return f"{prefix}{key}{problem}"
     return _gemma4_problem(config)
+
+
+def _layer_count(section: dict) -> int:
+    layers = section.get("num_hidden_layers")
+    return layers if _whole(layers, 1) else 0
 
 
 def _gemma4_problem(config: dict) -> str | None:
@@ -179,8 +192,25 @@ def _sliding_layers(text: dict, layers: int) -> tuple[int | None, int]:
     return window, layers  # Mistral: every layer
 
 
+def _compressed_attention(text: dict, layers: int) -> dict:
+    """DeepSeek-V4 (vLLM 0.33.0 models/deepseek_v4): compress_ratios lists the layers' ratios, then
+    the MTP layer's; every layer keeps the sliding window; the indexer works at ratio 4."""
+    ratios = text["compress_ratios"][:layers]
+    attention = {
+        "kind": "compressed", "heads": text["num_attention_heads"], "head_dim": text["head_dim"],
+        "q_lora_rank": text["q_lora_rank"], "qk_rope_head_dim": text["qk_rope_head_dim"],
+        "sliding_window": text["sliding_window"], "sliding_window_layers": layers, "compress_ratios": ratios,
+        "output_groups": text["o_groups"], "output_rank": text["o_lora_rank"], "indexer_top_k": text["index_topk"],
+    }
+    if 4 in ratios:
+        attention.update(indexer_heads=text["index_n_heads"], indexer_head_dim=text["index_head_dim"])
+    return attention
+
+
 def _attention(model_type: str, text: dict, layers: int) -> dict:
     heads = text["num_attention_heads"]
+    if model_type == "deepseek_v4":
+        return _compressed_attention(text, layers)
     if model_type in MLA_TYPES:
         attention = {"kind": "mla", "heads": heads}
         if text.get("q_lora_rank"):
@@ -246,17 +276,22 @@ def _moe(model_type: str, text: dict) -> tuple[dict | None, int | None, int | No
     return moe, experts, text.get("num_experts_per_tok")
 
 
-def _formats(config: dict) -> tuple[dict, str | None]:
+def _formats(config: dict) -> tuple[dict, str | dict | None]:
     """The checkpoint's format per component, and a short name for its precision."""
     # a multimodal checkpoint may keep them in its text config (Kimi-K2.5's compressed-tensors, Qwen3.5's dtype)
     settings = _text_config(config)
     quant = settings.get("quantization_config") or {}
     method = quant.get("quant_method")
     matrices = ("attention", "dense_mlp", "routed_experts", "shared_experts", "extra_layers")
+    if method == "fp8" and quant.get("weight_block_size") == [128, 128] and settings.get("expert_dtype") == "fp4":
+        # DeepSeek-V4: FP8 blocks with UE8M0 scales, the routed experts in MXFP4; the MTP layer stored
+        # like the others (formats.published_formats)
+        fp8 = "fp8_block128_e8m0" if quant.get("scale_fmt") == "ue8m0" else "fp8_block128"
+        return {"attention": fp8, "dense_mlp": fp8, "shared_experts": fp8, "routed_experts": "mxfp4"}, N_("FP8 + MXFP4 (experts)")
     if method == "fp8" and quant.get("weight_block_size") == [128, 128]:
         return dict.fromkeys(matrices, "fp8_block128"), "FP8"
     if method == "mxfp4":
-        return {"routed_experts": "mxfp4"}, "MXFP4 (experts) + BF16"
+        return {"routed_experts": "mxfp4"}, N_("MXFP4 (experts) + BF16")
     if method:
         return {}, None  # a format the engine does not know: the precision stays a to-do
     dtype = str(settings.get("torch_dtype") or settings.get("dtype"))
@@ -385,6 +420,8 @@ def architecture(checkpoint: Checkpoint, config_url: str) -> dict:
         arch.update(_nemotron_h(text))
     if model_type == "nemotron-nas":
         arch.update(_nemotron_nas(text))
+    if model_type == "deepseek_v4":
+        arch.update(hyper_connections=text["hc_mult"], hash_layers=text.get("num_hash_layers", 0))
     if moe is not None:
         arch["moe"] = moe
     arch.update(_extra_layers(model_type, text, checkpoint.tensor_names, layers))

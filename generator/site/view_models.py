@@ -22,6 +22,7 @@ from generator.sizing.engine_vllm import VLLM
 from generator.sizing.fit import FitRow, fit_row
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
+from generator.sizing.weights import published_scope_params
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class ModelPage:
     detail: DetailedSizing | None  # None: the catalog has no architecture for this model
     commands: LaunchCommands | None
     computed_params: int | None  # the architecture's total, to compare with the published count
-    language_params: int | None  # the same without the vision tower (what a text-only published count covers)
+    scope_params: int | None  # the same without what the published count leaves out (weights.published_scope_params)
     own_prices: bool  # every price is the brand's own (else the page says where prices come from)
     question: Question | None  # the calculator's first question: the planned setup; None: no plan
     gpus: tuple[Gpu, ...]  # the calculator's GPUs
@@ -236,7 +237,7 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         detail=detail,
         commands=commands,
         computed_params=sum(detail.params_by_component.values()) if detail else None,
-        language_params=sum(v for k, v in detail.params_by_component.items() if k != "vision") if detail else None,
+        scope_params=published_scope_params(model, detail.params_by_component) if detail else None,
         own_prices=all(g.price_provider == site.brand for g in gpus if g.price_per_gpu_hour is not None),
         question=_planned_question(detail),
         gpus=gpus,

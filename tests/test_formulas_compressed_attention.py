@@ -1,0 +1,230 @@
+"""Compressed attention (DeepSeek-V4): a 128-token window of rows on every layer, one compressed row per
+4 tokens (with the Lightning indexer's key) or per 128 tokens on the others, compressors that hold a
+few tokens' FP32 state. Every expected value is worked out by hand from the configs
+(tests/data/hf_configs/deepseek-v4-flash.json, -pro.json) and vLLM 0.33.0's code, or published.
+
+DeepSeek-V4-Flash: 43 layers of hidden size 4,096 (2 of ratio 0, 21 of ratio 4, 20 of ratio 128), 64
+heads of 512 (rope 64), query latent 1,024, 8 output groups of rank 1,024, indexer 64 heads of 128 (top
+512), 256 experts of 2,048 (6 a token) and one shared, hyper-connections hc 4, 3 hash-routed layers,
+vocabulary 129,280, one MTP layer. Pro: 61 layers of 7,168 (30 of ratio 4, 31 of ratio 128), 128 heads,
+latent 1,536, 16 groups, 384 experts of 3,072, top 1,024.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from generator.cli.main import main
+from generator.sizing.engine import MODEL_CLASS, NotRun
+from generator.sizing.engine_sglang import SGLANG
+from generator.sizing.engine_vllm import VLLM, packed_layout
+from generator.sizing.engine_vllm_compressed import CacheSpec, approximate_gcd, attention_workspace, cache_specs
+from generator.sizing.formats import native_bytes
+from generator.sizing.gguf import gguf_sizable
+from generator.sizing.kv_cache import kv_cache
+from generator.sizing.planner import GPU_NOT_PLANNED, PlanRequest, plan
+from generator.sizing.weights import params_by_component
+from tests.conftest import CONTENT
+from tests.hostile import check, edit
+
+GIB = 2**30
+
+
+@pytest.fixture(scope="module")
+def flash(catalog):
+    return next(m for m in catalog.models if m.slug == "deepseek-v4-flash")
+
+
+@pytest.fixture(scope="module")
+def pro(catalog):
+    return next(m for m in catalog.models if m.slug == "deepseek-v4-pro")
+
+
+def test_the_attention_of_each_ratio_in_flash(flash):
+    """Every layer: wq_a 4,096 × 1,024, q_norm 1,024, wq_b 1,024 × 32,768, wkv 4,096 × 512, kv_norm 512,
+    wo_a 4,096 × 8,192 (64 × 512 / 8 in, 8 × 1,024 out), wo_b 8,192 × 4,096, 64 sinks: 106,956,352.
+    Ratio 4 adds a compressor of two overlapping rows (ape 4 × 1,024, kv and gate 4,096 × 1,024 each, norm
+    512: 8,393,216) and the indexer (wq_b 1,024 × 8,192, weights 4,096 × 64, its compressor ape 4 × 256,
+    kv and gate 4,096 × 256, norm 128: 10,749,056); ratio 128 a compressor of one row (ape 128 × 512,
+    kv and gate 4,096 × 512, norm 512: 4,260,352). The MTP layer has ratio 0."""
+    every = 4_194_304 + 1_024 + 33_554_432 + 2_097_152 + 512 + 2 * 33_554_432 + 64
+    assert every == 106_956_352
+    params = params_by_component(flash)
+    assert params["attention"] == 43 * every + 21 * (8_393_216 + 10_749_056) + 20 * 4_260_352 == 5_086_317_888
+
+
+def test_flash_and_pro_add_up_to_the_published_counts(flash, pro):
+    """The totals an independent list of every checkpoint tensor gives (69,187 tensors for Flash: the
+    count of the published model.safetensors.index.json): Flash 284,332,240,471 without the MTP layer,
+    6,610,048,891 in it; Pro 1,572,997,201,763 and 25,840,145,979. The card says "DeepSeek-V4-Pro with
+    1.6T parameters (49B activated) and DeepSeek-V4-Flash with 284B parameters (13B activated)"."""
+    for model, main_layers, prediction, published in ((flash, 284_332_240_471, 6_610_048_891, 284e9),
+                                                      (pro, 1_572_997_201_763, 25_840_145_979, 1.6e12)):
+        params = params_by_component(model)
+        assert sum(params.values()) - params["extra_layers"] == main_layers
+        assert params["extra_layers"] == prediction
+    assert abs(284_332_240_471 / 284e9 - 1) < 0.005 and flash.params_without_prediction
+    assert abs((1_572_997_201_763 + 25_840_145_979) / 1.6e12 - 1) < 0.005 and not pro.params_without_prediction
+
+
+# Published download sizes (the whole repo: main model and MTP layer).
+DOWNLOADS = [
+    ("deepseek-v4-flash", 160e9, "https://framia.pro/page/en-US/news/deepseek-v4-model-card",
+     "Download Size ~865 GB (Pro) / ~160 GB (Flash)"),
+    ("deepseek-v4-pro", 865e9, "https://framia.pro/page/en-US/news/deepseek-v4-model-card",
+     "Download Size ~865 GB (Pro) / ~160 GB (Flash)"),
+]
+
+
+@pytest.mark.parametrize("slug, published, url, quote", DOWNLOADS, ids=[row[0] for row in DOWNLOADS])
+def test_the_checkpoint_bytes_match_the_published_download(catalog, slug, published, url, quote):
+    """FP8 blocks of 128 × 128 with a one-byte scale, MXFP4 experts (a byte per 32 values), BF16
+    embeddings, head, router and compressors, FP32 hyper-connections, sinks and position biases; within
+    1 % of the rounded published size. Left out: the hash layers' token-to-expert tables (3 × 129,280 × 6
+    int64, 18.6 MB) and the router biases' FP32 (counted at 16 bits, 20 KB)."""
+    model = next(m for m in catalog.models if m.slug == slug)
+    assert abs(sum(native_bytes(model).values()) - published) <= 0.01 * published, (url, quote)
+
+
+def test_flash_checkpoint_bytes_by_hand(flash):
+    """The tensor list's 156,015,698,140 bytes for the main model, less the tables (18,616,320) and the
+    FP32 half of 40 router biases of 256 (20,480); 3,593,787,756 in the MTP layer, less its bias's 512."""
+    stored = native_bytes(flash)
+    assert sum(stored.values()) - stored["extra_layers"] == 156_015_698_140 - 18_616_320 - 20_480
+    assert stored["extra_layers"] == 3_593_787_756 - 512
+
+
+def test_kv_at_16_bits(flash, pro):
+    """A ratio-4 layer keeps (512 + 128) / 4 = 160 values a token, a ratio-128 one 512 / 128 = 4; every
+    layer 512 within the window; the compressors (2 × 2 × 512 + 2 × 2 × 128) × 8 FP32 values at ratio 4,
+    2 × 512 × 128 at ratio 128. Pro at 1M tokens: "1M token context KV cache … 9.62 GiB/sequence (in
+    bf16)" (news.triggerhive.com/entry/2026-04-25/ai-ainews-deepseek-v4-pro-16t-a49b-and-flash-284b-a13b-base-and),
+    which counts the compressed rows alone: 9,848 × 1,048,576 bytes."""
+    cache = kv_cache(flash.architecture)
+    assert cache.bytes_per_token == 2 * (21 * 160 + 20 * 4) == 6_880
+    assert (cache.window_bytes_per_token, cache.window_tokens) == (43 * 512 * 2, 128)
+    assert cache.state_bytes == 4 * (21 * 2_560 * 8 + 20 * 1_024 * 128) == 12_206_080
+    pro_cache = kv_cache(pro.architecture)
+    assert pro_cache.bytes_per_token == 2 * (30 * 160 + 31 * 4) == 9_848
+    assert abs(pro_cache.sequence_bytes(2**20) / (9.62 * GIB) - 1) < 0.005
+
+
+def test_vllm_specs_of_flash(flash):
+    """fp8_ds_mla rows of 448 + 2 × 64 + 8 = 584 bytes, pages padded to 576 multiples: a 256-token block
+    of ratio 4 holds 64 rows (37,376 → 37,440), of ratio 128 two (1,168 → 1,728); the indexer 64 rows of
+    128 + 4 (8,448 → 8,640); the window 64 rows a block (37,440); the compressors 4 tokens of 2 × 2 × 512
+    FP32 (32,768 → 32,832) and of 2 × 2 × 128 (8,192 → 8,640), 8 tokens of 2 × 512 (32,832)."""
+    assert cache_specs(flash.architecture) == (
+        CacheSpec(21, 37_440, 256, None), CacheSpec(21, 8_640, 256, None), CacheSpec(20, 1_728, 256, None),
+        CacheSpec(43, 37_440, 64, 128), CacheSpec(21, 32_832, 4, 8), CacheSpec(21, 8_640, 4, 8),
+        CacheSpec(20, 32_832, 8, 128),
+    )
+    # the MTP layer drafting: one more window of rows
+    assert cache_specs(flash.architecture, 1)[3] == CacheSpec(44, 37_440, 64, 128)
+
+
+@pytest.mark.parametrize("values, floor, expected", [
+    ([43, 21, 20], 21, 22),  # Flash: 22 pads 1 + 1 + 2, 21 pads 20 + 0 + 1
+    ([61, 30, 31], 30, 31),  # Pro: 31 pads 1 + 1 + 0
+    ([44, 21, 20], 21, 22),  # Flash drafting: 0 + 1 + 2
+    ([8, 8], 8, 8),
+    ([6, 6], 2, 6),  # 2, 3 and 6 pad nothing: a tie takes the larger
+    ([5], 9, 9),  # a floor above every value stays
+])
+def test_approximate_gcd(values, floor, expected):
+    assert approximate_gcd(values, floor) == expected
+
+
+def test_vllm_blocks_of_flash_and_pro(flash, pro):
+    """Every block id costs the widest group: the full bucket (21 × 37,440 + 21 × 8,640 + 20 × 1,728 =
+    1,002,240 for Flash; 30 × 37,440 + 30 × 8,640 + 31 × 1,728 = 1,435,968 for Pro). The 43 window
+    layers split in two groups (22 repeats a group). At 1,048,576 tokens, 8,192-token batches (16,384
+    in flight): 4,096 full blocks, 2 × (ceil((127 + 16,384) / 64) + 1) = 2 × 259, ceil((7 + 16,384) / 4)
+    + 1 = 4,099 and ceil((127 + 16,384) / 8) + 1 = 2,065: 10,778 blocks, 10.06 GiB."""
+    layout = packed_layout(cache_specs(flash.architecture), 1, 8_192)
+    assert layout.bytes_per_block == 21 * 37_440 + 21 * 8_640 + 20 * 1_728 == 1_002_240
+    assert [(g.groups, g.block_size) for g in layout.groups] == [(1, 256), (2, 64), (1, 4), (1, 8)]
+    assert layout.blocks(2**20) == 4_096 + 2 * 259 + 4_099 + 2_065 == 10_778
+    assert layout.needed_bytes(2**20) == 10_778 * 1_002_240 == 10_802_142_720
+    assert layout.blocks(131_072) == 512 + 2 * 259 + 4_099 + 2_065 == 7_194
+    assert packed_layout(cache_specs(pro.architecture), 1, 8_192).bytes_per_block == 1_435_968
+    # two pipeline stages: each holds cdiv(layers, 2) of every spec
+    assert packed_layout(cache_specs(flash.architecture), 2, 8_192).bytes_per_block == 11 * 37_440 + 11 * 8_640 + 10 * 1_728
+
+
+def test_the_profile_reserves_the_attention_workspace(flash):
+    """flashmla.py's dummy run: 4 × (262,144 + 128 + 8,192) BF16 rows of 512 (1,107,820,544), the batch's
+    top-k 8,192 × round_up(512 + 128, 128) int32 (20,971,520) and lengths (32,768); model.py's top-k
+    buffer 8,192 × 512 int32 (16,777,216); the indexer's 512 MiB of logits."""
+    workspace = attention_workspace(flash.architecture, 8_192)
+    assert workspace.bytes(2**20) == 1_107_820_544 + 20_971_520 + 32_768 + 16_777_216 + 512 * 2**20 == 1_682_472_960
+
+
+def test_which_engines_run_it(flash):
+    """vLLM 0.33.0 registers DeepseekV4ForCausalLM; SGLang 0.5.3rc2 has no DeepSeek-V4 class; the GGUF
+    layout of llama.cpp's deepseek4 architecture is not modelled here (gguf.gguf_sizable)."""
+    assert VLLM.runs(flash)
+    assert SGLANG.what_it_does_not_run(flash) == NotRun(MODEL_CLASS, "DeepseekV4ForCausalLM")
+    assert not gguf_sizable(flash)
+
+
+def test_the_plan_keeps_fp8_rows_whatever_is_asked(capsys):
+    """vLLM runs this attention on fp8_ds_mla rows only ("auto" and "fp8" both become it): the plan says
+    FP8, and asking for fp8 changes nothing."""
+    figures = []
+    for kv in ("auto", "fp8"):
+        assert main(["plan", "deepseek-v4-flash", "--gpu", "b200", "--count", "2", "--context", "131072",
+                     "--kv-dtype", kv, "--json"]) == 0
+        figures.append(json.loads(capsys.readouterr().out))
+    assert figures[0]["kv_cache_dtype"] == figures[1]["kv_cache_dtype"] == "fp8"
+    assert figures[0]["available_kv_bytes_per_gpu"] == figures[1]["available_kv_bytes_per_gpu"]
+    assert figures[0]["kv_bytes_per_token_per_gpu"] == figures[1]["kv_bytes_per_token_per_gpu"]
+    assert figures[0]["non_kv_bytes_per_gpu"]["attention_workspace"] == attention_workspace_at(131_072, 16_384)
+
+
+def attention_workspace_at(context: int, batch: int) -> int:
+    """The same reserve by hand for Flash at another batch (B200: 16,384-token batches)."""
+    return 4 * (context // 4 + 128 + batch) * 512 * 2 + batch * 640 * 4 + batch * 4 + batch * 512 * 4 + 512 * 2**20
+
+
+FLASH_FILE, LLAMA_FILE = "models/deepseek-v4-flash.yaml", "models/llama-3-1-8b-instruct.yaml"
+RATIOS_END = "4, 128, 4]"
+HOSTILE = [
+    (FLASH_FILE, RATIOS_END, "4, 128, 3]", "architecture.attention.compress_ratios: must be one of 0, 4, 128 (got 3)"),
+    (FLASH_FILE, RATIOS_END, "4, 128]", "architecture.attention.compress_ratios: must give one ratio per layer (43, got 42)"),
+    (FLASH_FILE, "    output_groups: 8", "    output_groups: 7",
+     "architecture.attention.output_groups: must divide heads × head_dim (64 × 512)"),
+    (FLASH_FILE, "    indexer_top_k: 512\n", "", "architecture.attention.indexer_top_k: missing (needed for compressed attention)"),
+    (FLASH_FILE, "    indexer_heads: 64\n    indexer_head_dim: 128\n", "",
+     "architecture.attention.indexer_heads: goes with layers of ratio 4, and only with them (the Lightning indexer)"),
+    (FLASH_FILE, "    head_dim: 512", "    head_dim: 520",
+     "architecture.attention.head_dim: must be a multiple of 16 and of every ratio, and indexer_head_dim of 128 "
+     "(whole rows a token, whole scale groups)"),
+    (FLASH_FILE, "  hash_layers: 3", "  hash_layers: 44", "architecture.hash_layers: must not exceed the 43 MoE layers"),
+    (LLAMA_FILE, "  tied_embeddings: false", "  tied_embeddings: false\n  hyper_connections: 4",
+     "architecture.hyper_connections: goes only with compressed attention (DeepSeek-V4)"),
+    (LLAMA_FILE, "name: Llama-3.1-8B-Instruct", "name: Llama-3.1-8B-Instruct\nparams_without_prediction: true",
+     "params_without_prediction: needs an architecture with extra_layers (the prediction layers the published count "
+     "leaves out)"),
+]
+
+
+@pytest.mark.parametrize("file, old, new, expected", HOSTILE, ids=[row[3].split(":")[0] + row[2][-12:] for row in HOSTILE])
+def test_check_refuses_what_the_sizing_of_compressed_attention_cannot_read(content_copy, file, old, new, expected):
+    (content_copy / FLASH_FILE).write_text((CONTENT / FLASH_FILE).read_text(encoding="utf-8"), encoding="utf-8")
+    edit(content_copy, file, old, new)
+    code, lines = check(content_copy)
+    assert code == 2 and len(lines) == 2 and lines[0].split(": ", 1)[1] == expected, lines
+
+
+@pytest.mark.parametrize("gpu, planned", [("h100-sxm", True), ("h200", True), ("b200", True), ("b300", True),
+                                          ("a100-80gb", False), ("l40s", False), ("rtx-5090", False), ("mi300x", False)])
+def test_vllm_is_planned_only_where_its_flashmla_kernels_run(catalog, flash, gpu, planned):
+    """sparse_mla.py DeepseekV4FlashMLABackend.supports_compute_capability: major in [9, 10]; SM12 takes
+    FlashInfer's SM120 class and AMD a ROCm one, whose caches are not modelled: those plans say so."""
+    card = next(g for g in catalog.gpus if g.slug == gpu)
+    result = plan(flash, card, 8, PlanRequest(context=131_072))
+    assert result.starts == planned
+    assert (result.reason == GPU_NOT_PLANNED) != planned and (result.max_context > 0) == planned
