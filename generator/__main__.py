@@ -2,7 +2,8 @@
 
 Ctrl-C gives one line and exit code 130, never a traceback: while the code loads, here; during a
 build, main() names the folder it left as it was. Once the command is done, Ctrl-C is ignored so
-that it cannot kill Python's exit half-way.
+that it cannot kill Python's exit half-way. A reader that stops reading the output (`plan ... |
+head`) ends the command quietly, as other command-line tools do.
 """
 
 import os
@@ -10,6 +11,7 @@ import signal
 import sys
 
 INTERRUPTED = 130
+BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a program killed by it
 
 
 def _run() -> int:
@@ -20,6 +22,11 @@ def _run() -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
+    except BrokenPipeError:
+        # NOTE: Python flushes stdout again at exit; point it at /dev/null so that flush cannot fail
+        # (docs.python.org/3/library/signal.html, "Note on SIGPIPE").
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 """`python -m generator plan`: the engine-true planner from the terminal (shipped catalog)."""
 
 import json
+import subprocess
+import sys
 from contextlib import nullcontext
 
 import pytest
 
 from generator.cli.main import main
-from tests.conftest import CONTENT
+from tests.conftest import CONTENT, ROOT
 
 FIELDS = {
     "model", "gpu", "count", "engine", "tp", "weights_bytes_per_gpu", "kv_bytes_per_token_per_gpu",
@@ -298,3 +300,12 @@ def test_sglang_builds_the_draft_after_the_target_pool_and_gives_both_pools_head
     short = plan_json(capsys, "deepseek-v3", "--gpu", "h200", "--count", "8", "--engine", "sglang", "--context", "4096",
                       "--users", "100", "--speculative", "mtp")
     assert short["max_concurrency"] > 48 and short["max_users"] == 48 and not short["users_fit"]
+
+
+def test_a_reader_that_stops_reading_ends_the_command_without_a_traceback():
+    """`plan ... | head -1`: the pipe closes before the command writes; it ends quietly, 141 (SIGPIPE)."""
+    process = subprocess.Popen([sys.executable, "-m", "generator", "plan", "llama-3-1-8b-instruct", "--gpu", "h100-sxm"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    process.stdout.close()  # before Python has even started
+    _, err = process.communicate(timeout=300)
+    assert (process.returncode, err.decode()) == (141, "")
