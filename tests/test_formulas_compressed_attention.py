@@ -160,6 +160,8 @@ def test_the_profile_reserves_the_attention_workspace(flash):
     buffer 8,192 × 512 int32 (16,777,216); the indexer's 512 MiB of logits."""
     workspace = attention_workspace(flash.architecture, 8_192)
     assert workspace.bytes(2**20) == 1_107_820_544 + 20_971_520 + 32_768 + 16_777_216 + 512 * 2**20 == 1_682_472_960
+    # drafting with the MTP layer: the hidden states it reads, 8,192 × 4 × 4,096 BF16
+    assert attention_workspace(flash.architecture, 8_192, True).bytes(2**20) == 1_682_472_960 + 268_435_456
 
 
 def test_which_engines_run_it(flash):

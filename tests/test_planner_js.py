@@ -333,3 +333,20 @@ def test_the_javascript_planner_sizes_global_layers_of_their_own_as_plan_does(ca
         data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request);""", data)
     expected = [llama_cpp_json(llama_cpp_plan(gemma, gpu, 1, r)) for gpu in gpus for r in requests]
     assert [differences(e, g) for e, g in zip(expected, replies)] == [[]] * len(expected)
+
+
+def test_the_javascript_planner_sizes_compressed_attention_as_plan_does(catalog, run_js):
+    """DeepSeek-V4: vLLM's packed groups of blocks of their own, the attention workspace (with the
+    draft's hidden states when the MTP layer drafts), FP8 rows whatever is asked, and no plan on the
+    GPUs whose kernels are not FlashMLA's."""
+    flash = next(m for m in catalog.models if m.slug == "deepseek-v4-flash")
+    gpus = [g for g in catalog.gpus if g.slug in ("h100-sxm", "h200", "b200", "a100-80gb", "rtx-5090", "mi300x")]
+    asked = [{"model": flash, "gpu": gpu, "custom": False, "count": count, "engine": "vllm", "context": context,
+              "users": 1, "kv_dtype": kv, "precision": "native", "fraction": None, "speculative": speculative}
+             for gpu in gpus for count in (1, 2, 4, 8, 16) for context in (4096, 262144, None)
+             for kv in ("auto", "fp8") for speculative in (None, "mtp")]
+    got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
+    wrong = mismatches(asked, got, lambda q: plan_json(plan(q["model"], q["gpu"], q["count"], request_of(q))), differences)
+    assert wrong == [] and {reply["starts"] for reply in got} == {True, False}
+    assert "gpu_not_planned" in {reply["reason"] for reply in got}
+    assert {reply["kv_cache_dtype"] for reply in got} == {"fp8"}

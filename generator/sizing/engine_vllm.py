@@ -211,7 +211,8 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
         "non_torch": per_tensor_parallel(VLLM_NON_TORCH, tensor),
     }
     if model.architecture.attention.kind == "compressed":
-        non_kv["attention_workspace"] = attention_workspace(model.architecture, batch_tokens).bytes(context)
+        drafting = bool(drafting_layers(model, request))
+        non_kv["attention_workspace"] = attention_workspace(model.architecture, batch_tokens, drafting).bytes(context)
     available = requested - weights - sum(non_kv.values())
     layout = vllm_block_layout(model, split, request, batch_tokens)
     usable = available - layout.bytes_per_block  # one null block is kept aside

@@ -15,7 +15,7 @@ Read in the released wheel (vllm-0.33.0, CUDA's default FlashMLA path on Hopper 
   a pattern and split into groups of `_approximate_gcd` repeats; every group takes one block of the
   widest group's bytes per block id;
 - models/deepseek_v4/nvidia/flashmla.py, model.py and model_executor/layers/sparse_attn_indexer.py:
-  what the profile run reserves besides (attention_workspace_bytes).
+  what the profile run reserves besides (attention_workspace).
 """
 
 from __future__ import annotations
@@ -142,16 +142,18 @@ class AttentionWorkspace:
         return self.per_row * cdiv(context, self.ratio) + self.constant
 
 
-def attention_workspace(arch: Architecture, batch_tokens: int) -> AttentionWorkspace:
+def attention_workspace(arch: Architecture, batch_tokens: int, drafting: bool = False) -> AttentionWorkspace:
     """FlashMLA's prefill workspace (flashmla.py: PREFILL_CHUNK × (ceil(context / ratio) + window +
     batch) BF16 rows of head_dim at the smallest ratio, and the batch's combined top-k and lengths in
     int32, each part rounded to 256 bytes: the rows' part is a multiple of 256 already, head_dim
     being one of 16), the shared top-k indices buffer (model.py: batch × index_topk int32) and the
-    indexer's logits."""
+    indexer's logits; with MTP drafting, the hidden states the draft reads (model.py
+    _mtp_hidden_buffer: batch × hc × hidden in BF16)."""
     a = arch.attention
     per_row = PREFILL_CHUNK * a.head_dim * BF16_BYTES
     constant = (per_row * (a.sliding_window + batch_tokens)
                 + round_up(batch_tokens * round_up(a.indexer_top_k + a.sliding_window, 128) * INT32_BYTES, WORKSPACE_ALIGNMENT)
                 + round_up(batch_tokens * INT32_BYTES, WORKSPACE_ALIGNMENT)
-                + batch_tokens * a.indexer_top_k * INT32_BYTES + INDEXER_LOGITS_BYTES)
+                + batch_tokens * a.indexer_top_k * INT32_BYTES + INDEXER_LOGITS_BYTES
+                + (batch_tokens * arch.hyper_connections * arch.hidden_size * BF16_BYTES if drafting else 0))
     return AttentionWorkspace(per_row, min(ratio for ratio in a.compress_ratios if ratio), constant)

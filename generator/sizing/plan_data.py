@@ -163,13 +163,15 @@ def _llama_cpp_tables(model: Model) -> dict:
 
 def _compressed_tables(arch: Architecture) -> dict:
     """DeepSeek-V4's vLLM caches (engine_vllm_compressed.py): each spec [layers, page bytes, block
-    size, window], without and with the MTP layers drafting; the profile's attention workspace per
-    batch tier [bytes a compressed row, ratio, constant]. None for other models."""
+    size, window], without and with the MTP layers drafting; the profile's attention workspace,
+    without and with drafting, per batch tier [bytes a compressed row, ratio, constant]. None for
+    other models."""
     if arch.attention.kind != "compressed":
         return {"vllm_specs": None, "attention_workspace": None}
     return {
         "vllm_specs": [[list(astuple(spec)) for spec in cache_specs(arch, drafting)] for drafting in (0, arch.extra_layers)],
-        "attention_workspace": [list(astuple(attention_workspace(arch, tokens))) for _, tokens, _ in VLLM_BATCH_TIERS],
+        "attention_workspace": [[list(astuple(attention_workspace(arch, tokens, drafting))) for _, tokens, _ in VLLM_BATCH_TIERS]
+                                for drafting in (False, True)],
     }
 
 

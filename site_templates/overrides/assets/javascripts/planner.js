@@ -149,7 +149,7 @@
     var fraction = p.request.memoryFraction || fracOf(v.utilization), requested = ceilDiv(total * fraction[0], fraction[1]);
     var nonKv = { activation_peak: B(p.model.activation_peak[tensor][tier]), cuda_graphs: B(v.cuda_graphs),
                   non_torch: perTensorParallel(v.non_torch, tensor) };
-    var workspace = p.model.attention_workspace && p.model.attention_workspace[tier];  // AttentionWorkspace.bytes
+    var workspace = p.model.attention_workspace && p.model.attention_workspace[p.request.speculative ? 1 : 0][tier];  // AttentionWorkspace.bytes
     if (workspace) nonKv.attention_workspace = B(workspace[0]) * B(cdiv(context, workspace[1])) + B(workspace[2]);
     var available = requested - weights - sum(Object.values(nonKv)), layout = vllmLayout(p, shared), C = B(context);
     var usable = available - layout.bytesPerBlock, freeAtStart = total - perTensorParallel(v.baseline, tensor);
