@@ -22,7 +22,9 @@ from generator.sizing.engine_sglang import SGLANG
 from generator.sizing.engine_vllm import VLLM, packed_layout
 from generator.sizing.engine_vllm_compressed import CacheSpec, approximate_gcd, attention_workspace, cache_specs
 from generator.sizing.formats import native_bytes
-from generator.sizing.gguf import gguf_sizable
+from generator.sizing.gguf import gguf_file, gguf_sizable
+from generator.sizing.llama_cpp import LlamaCppRequest, layer_caches, llama_cpp_plan
+from generator.sizing.llama_cpp_compressed import layer_stores, letter_bytes, store_cells
 from generator.sizing.kv_cache import kv_cache
 from generator.sizing.planner import GPU_NOT_PLANNED, PlanRequest, plan
 from generator.sizing.weights import params_by_component
@@ -165,11 +167,62 @@ def test_the_profile_reserves_the_attention_workspace(flash):
 
 
 def test_which_engines_run_it(flash):
-    """vLLM 0.33.0 registers DeepseekV4ForCausalLM; SGLang 0.5.3rc2 has no DeepSeek-V4 class; the GGUF
-    layout of llama.cpp's deepseek4 architecture is not modelled here (gguf.gguf_sizable)."""
+    """vLLM 0.33.0 registers DeepseekV4ForCausalLM; SGLang 0.5.3rc2 has no DeepSeek-V4 class; llama.cpp
+    has the deepseek4 architecture since b9840 (PR 24162, 2026-06-29), before the commit it follows."""
     assert VLLM.runs(flash)
     assert SGLANG.what_it_does_not_run(flash) == NotRun(MODEL_CLASS, "DeepseekV4ForCausalLM")
-    assert not gguf_sizable(flash)
+    assert gguf_sizable(flash)
+
+
+def test_the_gguf_file_as_the_converter_and_llama_quantize_write_it(flash):
+    """DeepseekV4Model: FP8 matrices as Q8_0, experts MXFP4, BF16 and F32 as stored, vectors F32, the
+    hash layers' table I32 (3 × 6 × 129,280 values, which the public load log counts: "model params =
+    284.33 B", ggml-org/llama.cpp issue 27680), no MTP layer. MXFP4_MOE: the experts as they are (43 ×
+    3 × 256 × 2,048 × 4,096 values at 17 bytes a 32: 147,169,738,752), every other matrix Q8_0 (34 a
+    32): embeddings and head 2 × 529,530,880, attention 5,086,225,408 (its 5,086,317,888 less 92,480 of
+    vectors), shared experts 43 × 3 × 2,048 × 4,096, hyper-connections 43 × 2 × 16,384 × 24 + 16,384 × 4
+    (7,261,299,712 values); the router BF16 (43 × 256 × 4,096 × 2), the table I32, 461,399 F32 values."""
+    file = gguf_file(flash, "MXFP4_MOE")
+    assert file.values == 284_332_240_471 + 3 * 6 * 129_280 == 284_334_567_511
+    matrices = 2 * 529_530_880 + 5_086_225_408 + 43 * 3 * 2_048 * 4_096 + 43 * 2 * 16_384 * 24 + 16_384 * 4
+    assert matrices == 7_261_299_712
+    assert file.tensor_bytes == (147_169_738_752 + matrices * 34 // 32 + 43 * 256 * 4_096 * 2 + 3 * 6 * 129_280 * 4
+                                 + 461_399 * 4) == 154_986_200_988
+    assert {kind for tensor, kind in file.types if tensor.experts} == {"MXFP4"}
+    # Q4_K_M requantizes the experts: Q6_K for ffn_down in 21 of the 43 layers (use_more_bits), Q4_K else
+    q4 = gguf_file(flash, "Q4_K_M")
+    down = [tensor.layer for tensor, kind in q4.types if tensor.name == "ffn_down_exps" and kind == "Q6_K"]
+    assert down == [0, 1, 2, 3, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 38, 39, 40, 41, 42]
+
+
+def test_llama_cpp_caches_reproduce_the_public_log(flash):
+    """At 131,072 tokens, f16, one sequence: "SWA 32.25 MiB, CSA 672 MiB, HCA 20 MiB, lightning-indexer
+    168 MiB" (ggml-org/llama.cpp issue 25468): 43 × 768 cells (PAD(128 + 512, 256)) × 1,024 bytes; 21 ×
+    32,768 × 1,024; 20 × 1,024 × 1,024; 21 × 32,768 × 256; and the compressors' FP32 state, "1.31 MiB",
+    "10.00 MiB", "0.33 MiB" (issue 27680): 21 × 65,536, 20 × 524,288, 21 × 16,384."""
+    stores = layer_stores(flash.architecture)
+    caches = layer_caches(flash)
+    assert (caches.count("w"), caches.count("c"), caches.count("h")) == (2, 21, 20)
+    mib = 2**20
+    assert [store_cells(store, 131_072, 128) for store in stores["c"].stores] == [768, 32_768, 32_768]
+    assert [store_cells(store, 131_072, 128) for store in stores["h"].stores] == [768, 1_024]
+    assert 43 * 768 * 1_024 / mib == 32.25 and 21 * 32_768 * 1_024 / mib == 672 and 20 * 1_024 * 1_024 / mib == 20
+    assert (stores["c"].state_bytes, stores["h"].state_bytes) == (65_536 + 16_384, 524_288)
+    one_stream = sum(letter_bytes(stores[letter], [1_024 if s.values == 512 else 256 for s in stores[letter].stores],
+                                  131_072, 2, 128) for letter in caches) // 2  # --parallel 2: two streams of 65,536
+    assert one_stream == 43 * 768 * 1_024 + 21 * 16_384 * 1_280 + 20 * 512 * 1_024 + 12_206_080
+
+
+def test_llama_server_keeps_a_whole_stream_for_each_of_its_slots(catalog, flash):
+    """Without --parallel, llama-server's 4 slots share a unified cache, but this one ignores it: 4
+    streams of the whole --ctx-size (llama-kv-cache-dsv4.cpp GGML_UNUSED(unified)), 4 × 903.89 MiB at
+    131,072 tokens on f16 (947,798,016 bytes a stream)."""
+    b300 = next(g for g in catalog.gpus if g.slug == "b300")
+    result = llama_cpp_plan(flash, b300, 1, LlamaCppRequest(quant="MXFP4_MOE", context=131_072))
+    assert result.starts and result.n_gpu_layers == 44
+    assert result.kv_bytes_per_gpu == 4 * 947_798_016
+    assert result.kv_bytes_per_token == 21 * (1_024 + 256) // 4 + 20 * 1_024 // 128 == 6_880
+    assert result.state_bytes_per_user == 12_206_080
 
 
 def test_the_plan_keeps_fp8_rows_whatever_is_asked(capsys):

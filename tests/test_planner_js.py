@@ -350,3 +350,15 @@ def test_the_javascript_planner_sizes_compressed_attention_as_plan_does(catalog,
     assert wrong == [] and {reply["starts"] for reply in got} == {True, False}
     assert "gpu_not_planned" in {reply["reason"] for reply in got}
     assert {reply["kv_cache_dtype"] for reply in got} == {"fp8"}
+    # llama.cpp: its own stores per layer (a stream for each slot), every quant and cache type
+    requests = [LlamaCppRequest(quant=quant, context=context, users=users, cache_type=cache)
+                for quant in ("Q4_K_M", "Q8_0") for context in (4096, 131072) for users in (1, 3) for cache in ("f16", "q8_0")]
+    data = tables(catalog, [flash])
+    data["questions"] = [{"model": flash.slug, "gpu": gpu.slug, "count": 2, "request": {
+        "quant": r.quant, "context": r.context, "users": r.users, "nGpuLayers": None, "nCpuMoe": None, "cacheType": r.cache_type}}
+        for gpu in gpus for r in requests]
+    replies = run_js("""return P.llamaCppPlan(data.models[q.model], data.shared,
+        data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request);""", data)
+    expected = [llama_cpp_json(llama_cpp_plan(flash, gpu, 2, r)) for gpu in gpus for r in requests]
+    assert [differences(e, g) for e, g in zip(expected, replies)] == [[]] * len(expected)
+    assert {reply["kv_bytes_per_token"] for reply in replies} == {6_880, 21 * (544 + 136) // 4 + 20 * (544 // 128)}

@@ -13,6 +13,14 @@ Sources (llama.cpp at commit c392e5094deaf2d1a7c18683214f007fad3fe42b, 2025-02-2
 - src/llama-quant.cpp (llama_model_quantize_impl, llama_tensor_get_type): which tensors are
   quantized (2-D `.weight` tensors but norms and the router), the preset's default type, the tensors
   given more bits, and the fallback when a row's width is not a multiple of the type's block.
+DeepSeek-V4 (`deepseek4`, read at commit 82bb48500a9a6b3374da2cf5811695369278e4d3, 2026-08-07):
+- conversion/deepseek.py DeepseekV4Model: the FP8 weights dequantized and written as Q8_0
+  (tensor_force_quant), the routed experts kept as MXFP4 (repacked bit for bit), BF16 and F32
+  tensors as the checkpoint has them, every 1-D tensor and norm in F32, the hash layers'
+  token-to-expert table as I32; the MTP layer goes to a file of its own (`--mtp`), not this one;
+- src/llama-quant.cpp tensor_allows_quantization: every 2-D weight is quantized but norms, the
+  router (`ffn_gate_inp`, kept BF16) and `ffn_gate_tid2eid`, F32 and MXFP4 ones included (with
+  --allow-requantize); MXFP4_MOE (L459-481): the experts MXFP4, every other matrix Q8_0.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ QK_K = 256
 # MXFP4 (added with gpt-oss, ggml-common.h block_mxfp4): an E8M0 scale and 16 bytes of 4-bit values.
 GGML_TYPES = {
     "F32": GgmlType(1, 4),
+    "I32": GgmlType(1, 4),
     "F16": GgmlType(1, 2),
     "BF16": GgmlType(1, 2),
     "Q8_0": GgmlType(32, 34),  # half scale + 32 int8
@@ -58,7 +67,7 @@ GGML_TYPES = {
 # llama-quant.cpp: the default type of each preset (LLAMA_FTYPE_MOSTLY_*).
 PRESETS = {
     "BF16": "BF16", "F16": "F16", "Q8_0": "Q8_0", "Q6_K": "Q6_K", "Q5_K_M": "Q5_K", "Q4_K_M": "Q4_K",
-    "Q3_K_M": "Q3_K", "Q2_K": "Q2_K", "IQ4_XS": "IQ4_XS",
+    "Q3_K_M": "Q3_K", "Q2_K": "Q2_K", "IQ4_XS": "IQ4_XS", "MXFP4_MOE": "Q8_0",
 }
 # The quants a page lists, largest first.
 PAGE_QUANTS = ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "Q3_K_M", "Q2_K", "IQ4_XS")
@@ -83,6 +92,7 @@ class GgufTensor:
     # llama-quant.cpp's counter for it where one is kept: attn_v counts the attn_v tensors
     # (i_attention_wv), ffn_down of a model without experts the ffn_down ones (i_ffn_down); else the block
     rank: int | None = None
+    quantized: bool | None = None  # DeepSeek-V4's rule where it differs from the source type's (module docstring)
 
     @property
     def values(self) -> int:
@@ -92,7 +102,7 @@ class GgufTensor:
     def quantizable(self) -> bool:
         """llama_model_quantize_impl: 2-D weights, but norms and the MoE router; MXFP4 experts (gpt-oss)
         are kept as they are."""
-        return self.source not in ("F32", "MXFP4")
+        return self.quantized if self.quantized is not None else self.source not in ("F32", "MXFP4", "I32")
 
 
 def _matrix(name: str, layer: int | None, row: int, rows: int, experts: bool = False, source: str = "BF16") -> GgufTensor:
@@ -103,9 +113,39 @@ def _vector(name: str, layer: int | None, size: int) -> GgufTensor:
     return GgufTensor(name, layer, size, 1, "F32")
 
 
+# DeepSeek-V4's converter: the checkpoint's formats (formats.py) as the file's types
+COMPRESSED_SOURCES = {"f32": "F32", "bf16": "BF16"}
+
+
+def _compressed_attention(model: Model, i: int) -> Iterator[GgufTensor]:
+    """One DeepSeek-V4 layer's attention (layer_kinds.py) as DeepseekV4Model writes it: FP8 matrices
+    as Q8_0, BF16 and F32 ones as stored, vectors F32; llama-quantize requantizes every matrix."""
+    for tensor in attention_tensors(model.architecture, layer_attention(model.architecture, i)):
+        for name in tensor.names:
+            if tensor.rows == 1:
+                yield _vector(name, i, tensor.row)
+            else:
+                yield GgufTensor(name, i, tensor.row, tensor.rows, COMPRESSED_SOURCES.get(tensor.stored, "Q8_0"), quantized=True)
+
+
+def _hyper_connections(model: Model, i: int | None) -> Iterator[GgufTensor]:
+    """DeepSeek-V4's hyper-connection tensors (weights.py): a layer's two mixers, or the output's one,
+    F32 in the checkpoint and quantized by llama-quantize; their bases and scales F32."""
+    arch = model.architecture
+    hc = arch.hyper_connections
+    mixers = ("hc_attn_fn", "hc_ffn_fn") if i is not None else ("output_hc_fn",)
+    mix = (2 + hc) * hc if i is not None else hc
+    for name in mixers:
+        yield GgufTensor(name, i, hc * arch.hidden_size, mix, "F32", quantized=True)
+    yield _vector("hc_vectors", i, len(mixers) * (mix + (3 if i is not None else 1)))
+
+
 def _attention(model: Model, i: int) -> Iterator[GgufTensor]:
     """One layer's attention tensors (layer_kinds.py), vectors in F32; a checkpoint that stores q, k
     and v as one qkv_proj (Phi-3) keeps it in the GGUF file as attn_qkv."""
+    if model.architecture.attention.kind == "compressed":
+        yield from _compressed_attention(model, i)
+        return
     a = layer_attention(model.architecture, i)  # Gemma 4: a global layer's own heads
     for tensor in attention_tensors(model.architecture, a):
         if a.fused_qkv and tensor.names[0] in ("attn_q", "attn_k"):
@@ -143,20 +183,28 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
         yield _matrix("ffn_down", i, width, hidden)
         return
     moe, experts = arch.moe, model.experts
-    yield _vector("ffn_gate_inp", i, hidden * experts)  # the router: F32 (convert_hf_to_gguf.py)
+    compressed = arch.attention.kind == "compressed"  # DeepSeek-V4's converter (module docstring)
+    if compressed:  # the router BF16 and never quantized
+        yield GgufTensor("ffn_gate_inp", i, hidden, experts, "BF16", quantized=False)
+    else:
+        yield _vector("ffn_gate_inp", i, hidden * experts)  # the router: F32 (convert_hf_to_gguf.py)
     width = moe.expert_intermediate_size
     source = "MXFP4" if arch.formats.get("routed_experts") == "mxfp4" else "BF16"
-    if gated:
-        yield _matrix("ffn_gate_exps", i, hidden, width * experts, True, source)
-    yield _matrix("ffn_up_exps", i, hidden, width * experts, True, source)
-    yield _matrix("ffn_down_exps", i, width, hidden * experts, True, source)
+    expert_rule = True if compressed else None
+    for name, row, rows in (("ffn_gate_exps", hidden, width * experts), ("ffn_up_exps", hidden, width * experts),
+                            ("ffn_down_exps", width, hidden * experts)):
+        if gated or name != "ffn_gate_exps":
+            yield GgufTensor(name, i, row, rows, source, True, quantized=expert_rule)
     if moe.shared_experts:
         shared = (moe.shared_expert_intermediate_size or width) * moe.shared_experts
+        shared_source = "Q8_0" if compressed else "BF16"
         if gated:
-            yield _matrix("ffn_gate_shexp", i, hidden, shared)
-        yield _matrix("ffn_up_shexp", i, hidden, shared)
-        yield _matrix("ffn_down_shexp", i, shared, hidden)
-    if moe.router_bias:
+            yield _matrix("ffn_gate_shexp", i, hidden, shared, source=shared_source)
+        yield _matrix("ffn_up_shexp", i, hidden, shared, source=shared_source)
+        yield _matrix("ffn_down_shexp", i, shared, hidden, source=shared_source)
+    if compressed and i < arch.hash_layers:  # the token-to-expert table, no router bias
+        yield GgufTensor("ffn_gate_tid2eid", i, model.experts_per_token, arch.vocab_size, "I32")
+    elif moe.router_bias:
         yield _vector("exp_probs_b", i, experts)
     if moe.expert_bias:
         yield _vector("ffn_exps_bias", i, (2 * width + hidden) * experts)
@@ -169,12 +217,13 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
 
 def gguf_sizable(model: Model) -> bool:
     """Whether the file can be laid out here: softmax attention or Mamba2 (llama.cpp's granitehybrid
-    and nemotron_h) in every layer, no sparse-attention indexer (DeepSeek-V3.2, GLM-5) and no latent MoE, which
-    llama.cpp at that commit does not have; not DeepSeek-V4's compressed attention (its indexer), whose
-    deepseek4 file layout is not modelled here yet."""
+    and nemotron_h) in every layer, or DeepSeek-V4's compressed attention (deepseek4); no
+    sparse-attention indexer of MLA (DeepSeek-V3.2, GLM-5) and no latent MoE, which llama.cpp at that
+    commit does not have."""
     arch = model.architecture
     return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind == "mamba2")
-            and not arch.attention.indexer_heads and (arch.moe is None or not arch.moe.latent_size))
+            and (arch.attention.kind == "compressed" or not arch.attention.indexer_heads)
+            and (arch.moe is None or not arch.moe.latent_size))
 
 
 def gguf_blocks(model: Model) -> int:
@@ -214,7 +263,11 @@ def gguf_tensors(model: Model) -> list[GgufTensor]:
             block += _prediction_inputs(model, i)
         norms = arch.norms_in(i) if i < arch.layers else arch.norms_per_layer  # a NextN block: a layer's
         result += [_vector("layer_norms", i, norms * hidden), *block]
+        if arch.hyper_connections:
+            result += _hyper_connections(model, i)
     result.append(_vector("output_norm", None, hidden))
+    if arch.hyper_connections:
+        result += _hyper_connections(model, None)
     if not arch.tied_embeddings:
         result.append(_matrix("output", None, hidden, arch.vocab_size))
     return _ranked(result, model.experts is None)
@@ -268,6 +321,8 @@ def _chosen_type(preset: str, tensor: GgufTensor, facts: QuantizeFacts, imatrix:
     """The type before the row-width check (llama_tensor_get_type's branches for these presets)."""
     new = PRESETS[preset]
     name, i = tensor.name, tensor.layer if tensor.rank is None else tensor.rank
+    if preset == "MXFP4_MOE":  # the experts MXFP4, every other matrix Q8_0, the output head too
+        return "MXFP4" if tensor.experts else new
     if name == "output" or (name == "token_embd" and not facts.has_output):
         if tensor.row % GGML_TYPES[new].values:
             return "Q8_0"

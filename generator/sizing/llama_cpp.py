@@ -40,6 +40,8 @@ from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
 from generator.sizing.layer_kinds import (
     RecurrentStateLayers, layer_kinds, pattern_letter, recurrent_layer_indices, windowed_layer_indices,
 )
+from generator.sizing.llama_cpp_compressed import layer_letters, layer_stores, letter_bytes
+from generator.sizing.llama_cpp_context import AUTO_SLOTS, CONTEXT_PADDING, N_UBATCH
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 
 def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
@@ -53,14 +55,8 @@ def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
 LLAMA_CPP = Engine(key="llama.cpp", name="llama.cpp", version="82bb485", context_flag="--ctx-size",
                    rope_override=rope_override)
 FIT_MARGIN = GIB  # common/common.h fit_params_target: 1024 MiB per device
-N_UBATCH = 512  # common/common.h: the physical batch
-CONTEXT_PADDING = 256  # llama-context.cpp: GGML_PAD(n_ctx, 256)
 CACHE_TYPES = ("f16", "q8_0", "q4_0")
 STATE_BYTES_PER_VALUE = 4  # create_memory: recurrent_type_r and recurrent_type_s are GGML_TYPE_F32
-# tools/server/server.cpp (PR 16736): without --parallel, llama-server runs 4 slots on a unified
-# cache ("setting n_parallel = 4 and kv_unified = true"): the KV cache keeps its --ctx-size cells,
-# but a hybrid holds a recurrent state for each of the 4 sequences.
-AUTO_SLOTS = 4
 # System RAM read by the CPU for the layers and experts kept there: the upper end of seed 000's
 # 30 to 60 GB/s (speed.py OFFLOAD_BANDWIDTHS), a bound, as the pages' offload figures are.
 RAM_BANDWIDTH = OFFLOAD_BANDWIDTHS["ram"][1]
@@ -219,8 +215,11 @@ def layer_caches(model: Model) -> str:
     NemotronH's KV to attention layers with n_ff 0 and states to Mamba layers with n_ff 0; a
     Nemotron-NAS layer without attention: n_head_kv 0, so K and V rows of 0 values,
     llama-hparams.cpp n_embd_k_gqa).
-    Windowed layers as layer_kinds.windowed_layer_indices lays them."""
+    Windowed layers as layer_kinds.windowed_layer_indices lays them. DeepSeek-V4: "w", "c" and "h", a
+    layer of ratio 0, 4 or 128 (llama_cpp_compressed.py)."""
     arch = model.architecture
+    if arch.attention.kind == "compressed":
+        return layer_letters(arch)  # the MTP layer goes to a file of its own
     recurrent, windowed = recurrent_layer_indices(arch), windowed_layer_indices(arch)
     caches = "".join("-" if pattern_letter(arch, layer) in ("-", "E") or not arch.has_attention(layer) else "r" if layer in recurrent
                      else "1" if layer in windowed else "0" for layer in range(arch.layers))
@@ -280,22 +279,47 @@ def _placement(tables: LlamaCppLayers, caches: str, gpus: int, ngl: int, cpu_moe
     return weights, kv, ram_weights, ram_kv, gpu_read, ram_read
 
 
+class LayerCaches(NamedTuple):
+    """What a layer of each `layer_caches` letter holds for every user, and the plan's figures of it."""
+
+    bytes: dict[str, int]
+    per_token: int  # one token of context in every layer that keeps it (windows up to their window)
+    state_per_user: int  # the constant part: recurrent states, compressors' states
+
+
+def _layer_caches_bytes(model: Model, request: LlamaCppRequest, cells: int) -> LayerCaches:
+    caches = layer_caches(model)
+    if model.architecture.attention.kind == "compressed":
+        stores = layer_stores(model.architecture)
+        window = sliding_window(model)
+        rows = {letter: [cache_row_bytes(store.values, request.cache_type) for store in s.stores] for letter, s in stores.items()}
+        return LayerCaches(
+            {letter: letter_bytes(s, rows[letter], cells, request.users, window) for letter, s in stores.items()},
+            sum(row // store.ratio for letter in caches for store, row in zip(stores[letter].stores, rows[letter]) if store.ratio),
+            sum(stores[letter].state_bytes for letter in caches),
+        )
+    per_cell = cell_bytes(model, request.cache_type)
+    full_kv = per_cell["0"] * cells
+    window_kv = per_cell["1"] * window_cells(sliding_window(model), cells, request.users)
+    # a state per slot (--parallel, or llama-server's 4 without it); nothing for a feed-forward layer
+    slots = request.users if request.users > 1 else AUTO_SLOTS
+    return LayerCaches({"0": full_kv, "1": window_kv, "r": state_bytes(model) * slots, "-": 0},
+                       per_cell["0"] * caches.count("0") + per_cell["1"] * caches.count("1"),  # one cell of every attention layer
+                       state_bytes(model) * caches.count("r"))
+
+
 def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest = LlamaCppRequest()) -> LlamaCppPlan:
     arch = model.architecture
     tables = llama_cpp_layers(model, request.quant, request.imatrix)
     caches = layer_caches(model)
-    per_cell = cell_bytes(model, request.cache_type)
     context = request.context or default_llama_cpp_context(model)
     cells = round_up(context * request.users, CONTEXT_PADDING)
     total = engine_memory_bytes(gpu)
     compute = compute_buffer_bytes(arch.vocab_size, arch.hidden_size)
     room = total - FIT_MARGIN
     experts = arch.moe is not None
-    full_kv = per_cell["0"] * cells
-    window_kv = per_cell["1"] * window_cells(sliding_window(model), cells, request.users)
-    # a state per slot (--parallel, or llama-server's 4 without it); nothing for a feed-forward layer
-    slots = request.users if request.users > 1 else AUTO_SLOTS
-    cache_bytes = {"0": full_kv, "1": window_kv, "r": state_bytes(model) * slots, "-": 0}
+    layer_cache = _layer_caches_bytes(model, request, cells)
+    cache_bytes = layer_cache.bytes
 
     def fits(ngl: int, cpu_moe: int) -> bool:
         weights, kv, *_ = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
@@ -314,7 +338,6 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         ngl = largest(lambda layers: fits(layers, cpu_moe), all_layers)
     ngl = min(ngl, all_layers)
     weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
-    kv_per_token = per_cell["0"] * caches.count("0") + per_cell["1"] * caches.count("1")  # one cell of every attention layer
     # one token also reads its sequence's cache: on the GPUs for offloaded layers
     kv_read = sum(kv) // max(request.users, 1)
     speed = None
@@ -325,8 +348,8 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     return LlamaCppPlan(
         model=model, gpu=gpu, count=count, request=request, file=tables.file, context=context, n_gpu_layers=ngl,
         n_cpu_moe=cpu_moe, weights_bytes_per_gpu=weights[fullest], weights_bytes_in_ram=ram_weights,
-        kv_bytes_per_gpu=kv[fullest], kv_bytes_in_ram=ram_kv, kv_bytes_per_token=kv_per_token,
-        state_bytes_per_user=state_bytes(model) * caches.count("r"),
+        kv_bytes_per_gpu=kv[fullest], kv_bytes_in_ram=ram_kv, kv_bytes_per_token=layer_cache.per_token,
+        state_bytes_per_user=layer_cache.state_per_user,
         compute_buffer_bytes=compute, total_memory_bytes=total,
         gpu_read_bytes=gpu_read + kv_read, ram_read_bytes=ram_read, decode_tokens_per_second=speed,
     )

@@ -33,9 +33,10 @@ from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
 from generator.sizing.kv_cache import default_context
 from generator.sizing.layer_kinds import kind_bytes
 from generator.sizing.llama_cpp import (
-    AUTO_SLOTS, CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, N_UBATCH, RAM_BANDWIDTH, cell_bytes, compute_buffer_bytes,
-    default_llama_cpp_context, layer_caches, llama_cpp_layers, sliding_window, state_bytes,
+    AUTO_SLOTS, CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, N_UBATCH, RAM_BANDWIDTH, cache_row_bytes, cell_bytes,
+    compute_buffer_bytes, default_llama_cpp_context, layer_caches, llama_cpp_layers, sliding_window, state_bytes,
 )
+from generator.sizing.llama_cpp_compressed import layer_stores
 from generator.sizing.loaded_weights import fullest_stage_attention_layers, layer_sizes, tensor_shares
 from generator.sizing.setups import tensor_parallel_size
 from generator.sizing.size_report import PRECISIONS
@@ -155,9 +156,24 @@ def _llama_cpp_tables(model: Model) -> dict:
         "quants": quants,
         "cell_bytes": {cache_type: cell_bytes(model, cache_type) for cache_type in CACHE_TYPES},
         "sliding_window": sliding_window(model), "layer_caches": layer_caches(model), "state_bytes": state_bytes(model),
+        "compressed": _llama_cpp_compressed(model),
         "compute_buffer": compute_buffer_bytes(arch.vocab_size, arch.hidden_size),
         "default_context": default_llama_cpp_context(model), "experts": arch.moe is not None,
         "tied_embeddings": arch.tied_embeddings,
+    }
+
+
+def _llama_cpp_compressed(model: Model) -> dict | None:
+    """DeepSeek-V4's stores by layer letter (llama_cpp_compressed.py): per cache type each store's
+    [bytes a cell, ratio (None: the window's)], and each letter's FP32 state. None for other models."""
+    arch = model.architecture
+    if arch.attention.kind != "compressed":
+        return None
+    stores = layer_stores(arch)
+    return {
+        "stores": {cache_type: {letter: [[cache_row_bytes(store.values, cache_type), store.ratio] for store in s.stores]
+                                for letter, s in stores.items()} for cache_type in CACHE_TYPES},
+        "states": {letter: s.state_bytes for letter, s in stores.items()},
     }
 
 

@@ -397,6 +397,23 @@
     var slots = users > 1 ? users : L.auto_slots;  // --parallel, or llama-server's 4 slots without it
     var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * slots, "-": 0 };  // a state per slot
     var fullLayers = T.layer_caches.replace(/[^0]/g, "").length, windowLayers = T.layer_caches.replace(/[^1]/g, "").length, stateLayers = T.layer_caches.replace(/[^r]/g, "").length;
+    var perToken = perCell["0"] * fullLayers + perCell["1"] * windowLayers, statePerUser = T.state_bytes * stateLayers;
+    if (T.compressed) {  // llama_cpp.py _layer_caches_bytes and llama_cpp_compressed.py letter_bytes
+      var stores = T.compressed.stores[request.cacheType], streams = users > 1 ? users : L.auto_slots;
+      var perStream = users > 1 ? Math.ceil(Math.floor(cells / users) / L.context_padding) * L.context_padding : cells;  // streams()
+      cacheBytes = {}; perToken = 0; statePerUser = 0;
+      Object.keys(stores).forEach(function (letter) {
+        var bytes = stores[letter].reduce(function (sum, s) {  // store_cells: the window's, or one a ratio of tokens
+          var n = s[1] === null ? Math.min(perStream, T.sliding_window + L.n_ubatch) : Math.max(1, Math.ceil(perStream / s[1]));
+          return sum + Math.ceil(n / L.context_padding) * L.context_padding * s[0];
+        }, 0);
+        cacheBytes[letter] = streams * (bytes + T.compressed.states[letter]);
+      });
+      T.layer_caches.split("").forEach(function (letter) {
+        statePerUser += T.compressed.states[letter];
+        stores[letter].forEach(function (s) { if (s[1] !== null) perToken += Math.floor(s[0] / s[1]); });
+      });
+    }
     function fullest(p) { return Math.max.apply(null, p.weights.map(function (w, i) { return w + p.kv[i]; })); }
     function fits(ngl, cpuMoe) { return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, cacheBytes)) + T.compute_buffer <= room; }
     function most(holds, high) { return Number(largest(function (n) { return holds(Number(n)); }, B(high))); }
@@ -423,8 +440,8 @@
       model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant, imatrix: false,  // the calculator plans stock llama-quantize files
       gguf_file_bytes: Q.file[2], gguf_tensor_bytes: Q.file[0], bits_per_weight: Math.round(Q.file[0] * 8 / Q.file[1] * 10000) / 10000, context: context,
       users: users, cache_type: request.cacheType, n_gpu_layers: ngl, n_cpu_moe: cpuMoe, total_memory_bytes_per_gpu: gpu.memory_bytes,
-      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perCell["0"] * fullLayers + perCell["1"] * windowLayers,
-      state_bytes_per_user: T.state_bytes * stateLayers,
+      weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perToken,
+      state_bytes_per_user: statePerUser,
       kv_bytes_per_gpu: p.kv[at], kv_bytes_in_ram: p.ramKv, compute_buffer_bytes: T.compute_buffer,
       starts: p.weights[at] + p.kv[at] + T.compute_buffer <= room, gpu_read_bytes_per_token: p.gpuRead + kvRead,
       ram_read_bytes_per_token: p.ramRead, decode_tokens_per_second: speed,
