@@ -7,6 +7,7 @@ head`) ends the command quietly, as other command-line tools do.
 """
 
 import os
+import select
 import signal
 import sys
 
@@ -23,10 +24,20 @@ def _run() -> int:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:
+        if not _stdout_closed():
+            raise  # another pipe than the reader's: not a reader that stopped
         # NOTE: Python flushes stdout again at exit; point it at /dev/null so that flush cannot fail
         # (docs.python.org/3/library/signal.html, "Note on SIGPIPE").
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return BROKEN_PIPE
+
+
+def _stdout_closed() -> bool:
+    """Whether the reader of the standard output has gone: a pipe whose reading end is closed
+    polls as an error (poll(2): POLLERR)."""
+    poller = select.poll()
+    poller.register(sys.stdout.fileno(), select.POLLOUT)
+    return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
 
 
 if __name__ == "__main__":

@@ -13,21 +13,22 @@ latent 1,536, 16 groups, 384 experts of 3,072, top 1,024.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
 from generator.cli.main import main
-from generator.sizing.engine import MODEL_CLASS, NotRun
+from generator.sizing.engine import MODEL_CLASS, NotRun, cdiv
 from generator.sizing.engine_sglang import SGLANG
-from generator.sizing.engine_vllm import VLLM, packed_layout
+from generator.sizing.engine_vllm import VLLM, activation_peak, packed_layout
 from generator.sizing.engine_vllm_compressed import CacheSpec, approximate_gcd, attention_workspace, cache_specs
 from generator.sizing.formats import native_bytes
 from generator.sizing.gguf import gguf_file, gguf_sizable
 from generator.sizing.llama_cpp import LlamaCppRequest, layer_caches, llama_cpp_plan
 from generator.sizing.llama_cpp_compressed import layer_stores, letter_bytes, store_cells
 from generator.sizing.kv_cache import kv_cache
-from generator.sizing.planner import GPU_NOT_PLANNED, PlanRequest, plan
-from generator.sizing.weights import params_by_component
+from generator.sizing.planner import GPU_NOT_PLANNED, GPU_WITHOUT_KERNELS, PlanRequest, plan
+from generator.sizing.weights import params_by_component, published_scope_params
 from tests.conftest import CONTENT
 from tests.hostile import check, edit
 
@@ -67,8 +68,11 @@ def test_flash_and_pro_add_up_to_the_published_counts(flash, pro):
         params = params_by_component(model)
         assert sum(params.values()) - params["extra_layers"] == main_layers
         assert params["extra_layers"] == prediction
-    assert abs(284_332_240_471 / 284e9 - 1) < 0.005 and flash.params_without_prediction
-    assert abs((1_572_997_201_763 + 25_840_145_979) / 1.6e12 - 1) < 0.005 and not pro.params_without_prediction
+    # the card's 284B is Flash without its MTP layer; 1.6T is Pro's count either way (1.573T or 1.599T),
+    # taken with it, as the rule for a rounded count (within 1 %) admits only that one
+    assert flash.params_without_prediction and not pro.params_without_prediction
+    for model in (flash, pro):
+        assert abs(published_scope_params(model, params_by_component(model)) / model.params - 1) < 0.005
 
 
 # Published download sizes (the whole repo: main model and MTP layer).
@@ -117,14 +121,16 @@ def test_vllm_specs_of_flash(flash):
     """fp8_ds_mla rows of 448 + 2 × 64 + 8 = 584 bytes, pages padded to 576 multiples: a 256-token block
     of ratio 4 holds 64 rows (37,376 → 37,440), of ratio 128 two (1,168 → 1,728); the indexer 64 rows of
     128 + 4 (8,448 → 8,640); the window 64 rows a block (37,440); the compressors 4 tokens of 2 × 2 × 512
-    FP32 (32,768 → 32,832) and of 2 × 2 × 128 (8,192 → 8,640), 8 tokens of 2 × 512 (32,832)."""
+    FP32 (32,768 → 32,832) and of 2 × 2 × 128 (8,192 → 8,640), 8 tokens of 2 × 512 (32,832). Ratio 4:
+    layers 2, 4, … 42; ratio 128: layers 3, 5, … 41."""
+    c4, c128, every = tuple(range(2, 43, 2)), tuple(range(3, 42, 2)), tuple(range(43))
     assert cache_specs(flash.architecture) == (
-        CacheSpec(21, 37_440, 256, None), CacheSpec(21, 8_640, 256, None), CacheSpec(20, 1_728, 256, None),
-        CacheSpec(43, 37_440, 64, 128), CacheSpec(21, 32_832, 4, 8), CacheSpec(21, 8_640, 4, 8),
-        CacheSpec(20, 32_832, 8, 128),
+        CacheSpec(c4, 37_440, 256, None), CacheSpec(c4, 8_640, 256, None), CacheSpec(c128, 1_728, 256, None),
+        CacheSpec(every, 37_440, 64, 128), CacheSpec(c4, 32_832, 4, 8), CacheSpec(c4, 8_640, 4, 8),
+        CacheSpec(c128, 32_832, 8, 128),
     )
-    # the MTP layer drafting: one more window of rows
-    assert cache_specs(flash.architecture, 1)[3] == CacheSpec(44, 37_440, 64, 128)
+    # the MTP layer drafting: one more window of rows, layer 43
+    assert cache_specs(flash.architecture, 1)[3] == CacheSpec(tuple(range(44)), 37_440, 64, 128)
 
 
 @pytest.mark.parametrize("values, floor, expected", [
@@ -145,25 +151,41 @@ def test_vllm_blocks_of_flash_and_pro(flash, pro):
     layers split in two groups (22 repeats a group). At 1,048,576 tokens, 8,192-token batches (16,384
     in flight): 4,096 full blocks, 2 × (ceil((127 + 16,384) / 64) + 1) = 2 × 259, ceil((7 + 16,384) / 4)
     + 1 = 4,099 and ceil((127 + 16,384) / 8) + 1 = 2,065: 10,778 blocks, 10.06 GiB."""
-    layout = packed_layout(cache_specs(flash.architecture), 1, 8_192)
+    layout = packed_layout(cache_specs(flash.architecture), 43, 1, 8_192)
     assert layout.bytes_per_block == 21 * 37_440 + 21 * 8_640 + 20 * 1_728 == 1_002_240
     assert [(g.groups, g.block_size) for g in layout.groups] == [(1, 256), (2, 64), (1, 4), (1, 8)]
     assert layout.blocks(2**20) == 4_096 + 2 * 259 + 4_099 + 2_065 == 10_778
     assert layout.needed_bytes(2**20) == 10_778 * 1_002_240 == 10_802_142_720
     assert layout.blocks(131_072) == 512 + 2 * 259 + 4_099 + 2_065 == 7_194
-    assert packed_layout(cache_specs(pro.architecture), 1, 8_192).bytes_per_block == 1_435_968
-    # two pipeline stages: each holds cdiv(layers, 2) of every spec
-    assert packed_layout(cache_specs(flash.architecture), 2, 8_192).bytes_per_block == 11 * 37_440 + 11 * 8_640 + 10 * 1_728
+    assert packed_layout(cache_specs(pro.architecture), 61, 1, 8_192).bytes_per_block == 1_435_968
+
+
+def test_pipeline_stages_keep_their_own_layers_of_the_models_groups(flash):
+    """vLLM groups the whole model, then each stage keeps its layers of every group
+    (kv_cache_planning.py _project_kv_cache_groups_to_worker). Three stages of 43 layers: 14, 15, 14
+    (get_pp_indices); the middle one, layers 14-28, holds 8 layers of ratio 4 (14, 16, … 28) and 7 of
+    ratio 128: 8 × 37,440 + 8 × 8,640 + 7 × 1,728 = 380,736 bytes a block id (its share rounded up
+    would be 7 and 7: 334,656). The groups and the blocks a request needs are the model's: at
+    1,048,576 tokens 4,096 + 2 × 259 + 4,099 + 2,065."""
+    layout = packed_layout(cache_specs(flash.architecture), 43, 3, 8_192)
+    assert layout.bytes_per_block == 8 * 37_440 + 8 * 8_640 + 7 * 1_728 == 380_736
+    assert layout.blocks(2**20) == 4_096 + 2 * (cdiv(127 + 4 * 8_192, 64) + 1) + cdiv(7 + 4 * 8_192, 4) + 1 \
+        + cdiv(127 + 4 * 8_192, 8) + 1
+    # two stages of 22 and 21: 11 layers of each ratio 4, 10 and 11 of ratio 128 in the first
+    assert packed_layout(cache_specs(flash.architecture), 43, 2, 8_192).bytes_per_block == 11 * 37_440 + 11 * 8_640 + 10 * 1_728
 
 
 def test_the_profile_reserves_the_attention_workspace(flash):
     """flashmla.py's dummy run: 4 × (262,144 + 128 + 8,192) BF16 rows of 512 (1,107,820,544), the batch's
     top-k 8,192 × round_up(512 + 128, 128) int32 (20,971,520) and lengths (32,768); model.py's top-k
-    buffer 8,192 × 512 int32 (16,777,216); the indexer's 512 MiB of logits."""
+    buffer 8,192 × 512 int32 (16,777,216). The indexer's 512 MiB of logits are freed before the sampler
+    runs: they add to the forward pass, whose peak the sampler's 39 × 1,024 × 129,280 logit bytes pass."""
     workspace = attention_workspace(flash.architecture, 8_192)
-    assert workspace.bytes(2**20) == 1_107_820_544 + 20_971_520 + 32_768 + 16_777_216 + 512 * 2**20 == 1_682_472_960
+    assert workspace.bytes(2**20) == 1_107_820_544 + 20_971_520 + 32_768 + 16_777_216 == 1_145_602_048
     # drafting with the MTP layer: the hidden states it reads, 8,192 × 4 × 4,096 BF16
-    assert attention_workspace(flash.architecture, 8_192, True).bytes(2**20) == 1_682_472_960 + 268_435_456
+    assert attention_workspace(flash.architecture, 8_192, True).bytes(2**20) == 1_145_602_048 + 268_435_456
+    assert activation_peak(flash, 1, 8_192, 1_024) == 39 * 1_024 * 129_280
+    assert activation_peak(flash, 8, 256, 16) == 256 * 2 * (6 * (3 * 2_048 // 8 + 4_096) + 4 * 4_096) + 512 * 2**20
 
 
 def test_which_engines_run_it(flash):
@@ -204,23 +226,31 @@ def test_llama_cpp_caches_reproduce_the_public_log(flash):
     caches = layer_caches(flash)
     assert (caches.count("w"), caches.count("c"), caches.count("h")) == (2, 21, 20)
     mib = 2**20
-    assert [store_cells(store, 131_072, 128) for store in stores["c"].stores] == [768, 32_768, 32_768]
-    assert [store_cells(store, 131_072, 128) for store in stores["h"].stores] == [768, 1_024]
-    assert 43 * 768 * 1_024 / mib == 32.25 and 21 * 32_768 * 1_024 / mib == 672 and 20 * 1_024 * 1_024 / mib == 20
-    assert (stores["c"].state_bytes, stores["h"].state_bytes) == (65_536 + 16_384, 524_288)
+    window, c4, indexer = (store_cells(store, 131_072, 128) for store in stores["c"].stores)
+    c128 = store_cells(stores["h"].stores[1], 131_072, 128)
+    assert (window, c4, indexer, c128) == (768, 32_768, 32_768, 1_024)
+    # the log's MiB: SWA, CSA, HCA, lightning indexer (f16: 1,024 bytes a 512-value row, 256 a 128-value one)
+    assert (43 * window * 1_024 / mib, 21 * c4 * 1_024 / mib, 20 * c128 * 1_024 / mib, 21 * indexer * 256 / mib) == (32.25, 672, 20, 168)
+    states = {letter: caches.count(letter) * stores[letter].state_bytes for letter in "ch"}
+    assert (round(states["c"] * 65_536 / 81_920 / mib, 2), round(states["h"] / mib, 2), round(states["c"] * 16_384 / 81_920 / mib, 2)) == (1.31, 10.00, 0.33)
     one_stream = sum(letter_bytes(stores[letter], [1_024 if s.values == 512 else 256 for s in stores[letter].stores],
-                                  131_072, 2, 128) for letter in caches) // 2  # --parallel 2: two streams of 65,536
-    assert one_stream == 43 * 768 * 1_024 + 21 * 16_384 * 1_280 + 20 * 512 * 1_024 + 12_206_080
+                                  131_072, 1, 128) for letter in caches)
+    assert one_stream == (32.25 + 672 + 20 + 168) * mib + 12_206_080 == 947_798_016
 
 
-def test_llama_server_keeps_a_whole_stream_for_each_of_its_slots(catalog, flash):
+def test_llama_server_is_told_its_slots_as_this_cache_ignores_the_unified_one(catalog, flash):
     """Without --parallel, llama-server's 4 slots share a unified cache, but this one ignores it: 4
-    streams of the whole --ctx-size (llama-kv-cache-dsv4.cpp GGML_UNUSED(unified)), 4 × 903.89 MiB at
-    131,072 tokens on f16 (947,798,016 bytes a stream)."""
+    streams of the whole --ctx-size (llama-kv-cache-dsv4.cpp GGML_UNUSED(unified)). The command passes
+    --parallel 1: one stream, 903.89 MiB at 131,072 tokens on f16 (947,798,016 bytes), which one
+    token reads beside the weights."""
     b300 = next(g for g in catalog.gpus if g.slug == "b300")
     result = llama_cpp_plan(flash, b300, 1, LlamaCppRequest(quant="MXFP4_MOE", context=131_072))
-    assert result.starts and result.n_gpu_layers == 44
-    assert result.kv_bytes_per_gpu == 4 * 947_798_016
+    assert result.starts and result.n_gpu_layers == 44 and "--parallel 1" in result.command
+    assert result.kv_bytes_per_gpu == 947_798_016
+    assert result.gpu_read_bytes - 947_798_016 == llama_cpp_plan(flash, b300, 1, LlamaCppRequest(
+        quant="MXFP4_MOE", context=4_096)).gpu_read_bytes - letter_total(flash, 4_096)
+    three = llama_cpp_plan(flash, b300, 1, LlamaCppRequest(quant="MXFP4_MOE", context=131_072, users=3))
+    assert "--parallel 3" in three.command and three.kv_bytes_per_gpu == 3 * 947_798_016
     assert result.kv_bytes_per_token == 21 * (1_024 + 256) // 4 + 20 * 1_024 // 128 == 6_880
     assert result.state_bytes_per_user == 12_206_080
 
@@ -241,7 +271,7 @@ def test_the_plan_keeps_fp8_rows_whatever_is_asked(capsys):
 
 def attention_workspace_at(context: int, batch: int) -> int:
     """The same reserve by hand for Flash at another batch (B200: 16,384-token batches)."""
-    return 4 * (context // 4 + 128 + batch) * 512 * 2 + batch * 640 * 4 + batch * 4 + batch * 512 * 4 + 512 * 2**20
+    return 4 * (context // 4 + 128 + batch) * 512 * 2 + batch * 640 * 4 + batch * 4 + batch * 512 * 4
 
 
 FLASH_FILE, LLAMA_FILE = "models/deepseek-v4-flash.yaml", "models/llama-3-1-8b-instruct.yaml"
@@ -255,7 +285,7 @@ HOSTILE = [
     (FLASH_FILE, "    indexer_heads: 64\n    indexer_head_dim: 128\n", "",
      "architecture.attention.indexer_heads: goes with layers of ratio 4, and only with them (the Lightning indexer)"),
     (FLASH_FILE, "    head_dim: 512", "    head_dim: 520",
-     "architecture.attention.head_dim: must be a multiple of 16 and of every ratio, and indexer_head_dim of 128 "
+     "architecture.attention.head_dim: must be a multiple of 32 and of every ratio, and indexer_head_dim of 128 "
      "(whole rows a token, whole scale groups)"),
     (FLASH_FILE, "  hash_layers: 3", "  hash_layers: 44", "architecture.hash_layers: must not exceed the 43 MoE layers"),
     (LLAMA_FILE, "  tied_embeddings: false", "  tied_embeddings: false\n  hyper_connections: 4",
@@ -274,12 +304,35 @@ def test_check_refuses_what_the_sizing_of_compressed_attention_cannot_read(conte
     assert code == 2 and len(lines) == 2 and lines[0].split(": ", 1)[1] == expected, lines
 
 
-@pytest.mark.parametrize("gpu, planned", [("h100-sxm", True), ("h200", True), ("b200", True), ("b300", True),
-                                          ("a100-80gb", False), ("l40s", False), ("rtx-5090", False), ("mi300x", False)])
-def test_vllm_is_planned_only_where_its_flashmla_kernels_run(catalog, flash, gpu, planned):
-    """sparse_mla.py DeepseekV4FlashMLABackend.supports_compute_capability: major in [9, 10]; SM12 takes
-    FlashInfer's SM120 class and AMD a ROCm one, whose caches are not modelled: those plans say so."""
+@pytest.mark.parametrize("gpu, reason", [("h100-sxm", None), ("h200", None), ("b200", None), ("b300", None),
+                                         ("rtx-5090", GPU_NOT_PLANNED), ("mi300x", GPU_NOT_PLANNED),
+                                         ("a100-80gb", GPU_WITHOUT_KERNELS), ("l40s", GPU_WITHOUT_KERNELS)])
+def test_vllm_is_planned_only_where_its_flashmla_kernels_run(catalog, flash, gpu, reason):
+    """sparse_mla.py DeepseekV4FlashMLABackend.supports_compute_capability: major in [9, 10]; 12.x takes
+    FlashInfer's SM120 class and AMD a ROCm one, whose memory is not modelled; below 9.x the FlashMLA
+    class is taken and has no kernels (nvidia/model.py _select_dsv4_attn_cls)."""
     card = next(g for g in catalog.gpus if g.slug == gpu)
     result = plan(flash, card, 8, PlanRequest(context=131_072))
-    assert result.starts == planned
-    assert (result.reason == GPU_NOT_PLANNED) != planned and (result.max_context > 0) == planned
+    assert (result.starts, result.reason, result.max_context > 0) == (reason is None, reason, reason is None)
+
+
+@pytest.mark.parametrize("asked", [8_192, 1_048_576])
+def test_the_longest_context_a_plan_offers_starts_and_no_longer_one_does(catalog, flash, asked):
+    """FlashMLA's workspace grows by 1,024 bytes a token of --max-model-len: the longest context is
+    sought with it, whatever context was asked."""
+    h200 = next(g for g in catalog.gpus if g.slug == "h200")
+
+    def at(context: int):
+        return plan(flash, h200, 2, PlanRequest(context=context, memory_fraction=Fraction(64, 100)))
+
+    longest = at(asked).max_context
+    assert 131_072 < longest < 1_048_576
+    assert at(longest).starts and not at(longest + 1).starts
+    assert at(longest).max_context == longest
+
+
+def letter_total(model, context: int) -> int:
+    """One stream of f16 rows at `context` tokens, every layer (a helper of the test above)."""
+    stores = layer_stores(model.architecture)
+    return sum(letter_bytes(stores[letter], [1_024 if s.values == 512 else 256 for s in stores[letter].stores], context, 1, 128)
+               for letter in layer_caches(model))

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-OUTCOME = re.compile(r"^- At (16|8|4) bits on (\d+) × (.+?), vLLM [\d.]+ "
-                     r"(starts with the full context|starts with up to ([\d,]+) tokens of context|does not start|is not planned here)")
+OUTCOME = re.compile(r"^- At (16|8|4) bits on (\d+) × (.+?), (?:vLLM [\d.]+ )?"
+                     r"(starts with the full context|starts with up to ([\d,]+) tokens of context|does not start|there is no vLLM [\d.]+ plan here)")
 HEADLINE_ROW = re.compile(r"^\| (16|8|4) bits \| [\d,]+ GB: (\d+) × \[(.+?)\]\(")
 TYPE_ROW = re.compile(r"^\| \[(.+?)\]\([^)]*\) \| (?:[\d,]+ \| ){4}(.+?) \| (\$[\d,.]+|no price) \|$")
 
@@ -127,9 +127,11 @@ def test_the_gpus_an_engine_is_not_planned_on_say_so_and_set_nothing(shipped_sit
     says the plan is not modelled (never "more than 64 machines", never a setup)."""
     text = (shipped_site / "en" / "models" / "deepseek-v4-flash.html.md").read_text(encoding="utf-8")
     rows = {m.group(1): m.group(2) for m in map(TYPE_ROW.match, section(text, "## GPUs per type")) if m}
-    not_planned = "not planned: vLLM's kernels for this attention here are not modelled"
-    assert rows["A100 80GB SXM"] == rows["Instinct MI300X"] == rows["RTX 5090"] == not_planned
+    not_planned = "not planned: the memory of vLLM's kernels for this attention on this GPU is not modelled"
+    assert rows["Instinct MI300X"] == rows["RTX 5090"] == not_planned
+    assert rows["A100 80GB SXM"] == rows["L40S"] == "none: vLLM has no kernels for this attention on this GPU"
     assert rows["H100 SXM"].endswith("× H100 SXM") and rows["B200"].startswith("1 × B200")
     serve = section(text, "## What it takes to serve it")
     outcomes = [m for m in map(OUTCOME.match, serve) if m]
-    assert outcomes and all(m.group(4) == "is not planned here" for m in outcomes if "A40" in m.group(3))
+    # A40 (8.6): no kernels at all
+    assert outcomes and all(m.group(4) == "does not start" for m in outcomes if "A40" in m.group(3))

@@ -339,20 +339,22 @@ def test_the_javascript_planner_sizes_compressed_attention_as_plan_does(catalog,
     """DeepSeek-V4: vLLM's packed groups of blocks of their own, the attention workspace (with the
     draft's hidden states when the MTP layer drafts), FP8 rows whatever is asked, and no plan on the
     GPUs whose kernels are not FlashMLA's."""
-    flash = next(m for m in catalog.models if m.slug == "deepseek-v4-flash")
-    gpus = [g for g in catalog.gpus if g.slug in ("h100-sxm", "h200", "b200", "a100-80gb", "rtx-5090", "mi300x")]
-    asked = [{"model": flash, "gpu": gpu, "custom": False, "count": count, "engine": "vllm", "context": context,
-              "users": 1, "kv_dtype": kv, "precision": "native", "fraction": None, "speculative": speculative}
-             for gpu in gpus for count in (1, 2, 4, 8, 16) for context in (4096, 262144, None)
-             for kv in ("auto", "fp8") for speculative in (None, "mtp")]
+    flash, pro = (next(m for m in catalog.models if m.slug == slug) for slug in ("deepseek-v4-flash", "deepseek-v4-pro"))
+    gpus = [g for g in catalog.gpus if g.slug in ("h100-sxm", "h200", "b200", "a100-80gb", "rtx-5090", "mi300x", "gh200")]
+    # GH200, one to a machine: 3, 5 and 13 pipeline stages
+    asked = [{"model": model, "gpu": gpu, "custom": False, "count": count, "engine": "vllm", "context": context,
+              "users": users, "kv_dtype": kv, "precision": "native", "fraction": None, "speculative": speculative}
+             for model in (flash, pro) for gpu in gpus for count in (1, 2, 3, 5, 8, 13, 16)
+             for context in (4096, 262144, None) for users in (1, 3) for kv in ("auto", "fp8") for speculative in (None, "mtp")
+             if count <= gpu.machine_shapes[-1] or count % gpu.machine_shapes[-1] == 0]
     got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
     wrong = mismatches(asked, got, lambda q: plan_json(plan(q["model"], q["gpu"], q["count"], request_of(q))), differences)
     assert wrong == [] and {reply["starts"] for reply in got} == {True, False}
-    assert "gpu_not_planned" in {reply["reason"] for reply in got}
+    assert {"gpu_not_planned", "gpu_without_kernels"} <= {reply["reason"] for reply in got}
     assert {reply["kv_cache_dtype"] for reply in got} == {"fp8"}
     # llama.cpp: its own stores per layer (a stream for each slot), every quant and cache type
     requests = [LlamaCppRequest(quant=quant, context=context, users=users, cache_type=cache)
-                for quant in ("Q4_K_M", "Q8_0") for context in (4096, 131072) for users in (1, 3) for cache in ("f16", "q8_0")]
+                for quant in ("Q4_K_M", "Q8_0") for context in (4096, 131072) for users in (1, 3) for cache in ("f16", "q8_0", "q4_0")]
     data = tables(catalog, [flash])
     data["questions"] = [{"model": flash.slug, "gpu": gpu.slug, "count": 2, "request": {
         "quant": r.quant, "context": r.context, "users": r.users, "nGpuLayers": None, "nCpuMoe": None, "cacheType": r.cache_type}}
@@ -361,4 +363,5 @@ def test_the_javascript_planner_sizes_compressed_attention_as_plan_does(catalog,
         data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request);""", data)
     expected = [llama_cpp_json(llama_cpp_plan(flash, gpu, 2, r)) for gpu in gpus for r in requests]
     assert [differences(e, g) for e, g in zip(expected, replies)] == [[]] * len(expected)
-    assert {reply["kv_bytes_per_token"] for reply in replies} == {6_880, 21 * (544 + 136) // 4 + 20 * (544 // 128)}
+    assert {reply["kv_bytes_per_token"] for reply in replies} == {6_880, 21 * (544 + 136) // 4 + 20 * (544 // 128),
+                                                                   21 * (288 + 72) // 4 + 20 * (288 // 128)}

@@ -140,9 +140,9 @@ def _compressed_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
          f"must divide heads × head_dim ({a.heads} × {a.head_dim})"),
         (bool(a.head_dim and a.qk_rope_head_dim) and a.qk_rope_head_dim >= a.head_dim, "attention.qk_rope_head_dim",
          f"must be below head_dim ({a.head_dim})"),
-        (bool(a.head_dim) and any(a.head_dim % ratio or a.head_dim % 16 for ratio in a.compress_ratios if ratio)
+        (bool(a.head_dim) and any(a.head_dim % ratio or a.head_dim % 32 for ratio in a.compress_ratios if ratio)
          or bool(a.indexer_head_dim) and a.indexer_head_dim % 128, "attention.head_dim",
-         "must be a multiple of 16 and of every ratio, and indexer_head_dim of 128 (whole rows a token, whole scale groups)"),
+         "must be a multiple of 32 and of every ratio, and indexer_head_dim of 128 (whole rows a token, whole scale groups)"),
         (not any(a.compress_ratios), "attention.compress_ratios", "needs at least one layer that compresses (4 or 128)"),
         (arch.hash_layers > arch.moe_layers, "hash_layers", f"must not exceed the {arch.moe_layers} MoE layers"),
         (arch.linear_attention is not None or arch.layer_pattern is not None or arch.layers_differ,

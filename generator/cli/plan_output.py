@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.sizing.engine import (
-    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GIB, GPU_NOT_PLANNED, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
+    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GIB, GPU_NOT_PLANNED, GPU_WITHOUT_KERNELS, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
     WEIGHTS_DO_NOT_FIT,
 )
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
@@ -18,6 +18,7 @@ REASONS = {
     NO_CHECKPOINT: "no checkpoint of the model at that precision is listed for this engine",
     ENGINE_DOES_NOT_RUN: "this version of the engine does not run this model (its kind of layers or its model class)",
     GPU_NOT_PLANNED: "this engine runs this model's attention on this GPU with kernels whose memory is not modelled here",
+    GPU_WITHOUT_KERNELS: "this version of the engine has no kernels for this model's attention on this GPU",
     DRAFT_WITH_PIPELINE: "drafting with the MTP layers does not run with pipeline parallelism (more than one machine)",
 }
 
@@ -88,7 +89,7 @@ def plan_text(plan: Plan) -> str:
         f"tensor parallel {split.tensor}, pipeline {split.pipeline}; context {plan.context:,} tokens, "
         f"{plan.request.users} user{'s' if plan.request.users != 1 else ''}, weights {plan.request.precision}"
         + (f" ({plan.weights.repo})" if plan.weights else "") + f", KV {plan.request.kv_dtype}"
-        + (f" ({plan.cache_dtype}, as the checkpoint asks)" if plan.cache_dtype != plan.request.kv_dtype else "") + f", {fraction} {float(plan.memory_fraction):g}"
+        + (f" ({plan.cache_dtype}, what auto is for these weights)" if plan.cache_dtype != plan.request.kv_dtype else "") + f", {fraction} {float(plan.memory_fraction):g}"
         + (f", drafting with its {plan.model.architecture.extra_layers} MTP layer"
            f"{'s' if plan.model.architecture.extra_layers != 1 else ''}" if plan.request.speculative else ""),
         "",
@@ -109,6 +110,8 @@ def plan_text(plan: Plan) -> str:
     elif plan.starts:
         users = f"{plan.max_users:,} user{'s' if plan.max_users != 1 else ''}"
         lines.append(f"  starts                  yes; up to {users} at once at this context")
+    elif plan.reason == GPU_NOT_PLANNED:  # it may start there: the figures above follow other kernels
+        lines.append(f"  starts                  not planned: {REASONS[plan.reason]}")
     else:
         lines.append(f"  starts                  no: {REASONS[plan.reason]}")
     if plan.max_context:
@@ -118,7 +121,8 @@ def plan_text(plan: Plan) -> str:
     if plan.starts and plan.price_per_hour is not None:
         lines.append(f"  price                   ${plan.price_per_hour:,.2f}/hour")
     if plan.command is not None:
-        lines += ["", plan.command if plan.starts else f"# does not start as printed\n{plan.command}"]
+        mark = "# not planned here" if plan.reason == GPU_NOT_PLANNED else "# does not start as printed"
+        lines += ["", plan.command if plan.starts else f"{mark}\n{plan.command}"]
     return "\n".join(lines)
 
 

@@ -85,7 +85,7 @@ class GpuRow:
     gpu: Gpu
     for_weights: dict[str, int]  # format key -> GPUs whose memory adds up to the weights
     plan: Plan | None  # the fewest GPUs of this type on which vLLM starts at the full context
-    planned: bool = True  # False: vLLM runs the model's attention here with kernels not modelled (Engine.plans_on)
+    gpu_reason: str | None = None  # vLLM's kernels for the model's attention here are not modelled, or none (Engine.gpu_reason)
 
     @property
     def tensor_parallel_ok(self) -> bool:
@@ -260,8 +260,8 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         GpuRow(
             gpu=gpu,
             for_weights={key: gpus_for_weights(by_key[key], gpu) for key in GPU_TABLE_FORMATS},
-            plan=_fewest_that_start(model, gpu, context) if VLLM.plans_on(model, gpu) else None,
-            planned=VLLM.plans_on(model, gpu),
+            plan=_fewest_that_start(model, gpu, context) if VLLM.gpu_reason(model, gpu) is None else None,
+            gpu_reason=VLLM.gpu_reason(model, gpu),
         )
         for gpu in gpus
     )

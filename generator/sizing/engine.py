@@ -31,9 +31,13 @@ CONTEXT_DOES_NOT_FIT = "context_does_not_fit"  # KV memory, but not for one sequ
 ENGINE_DOES_NOT_RUN = "engine_does_not_run"
 # The engine runs the model, but on this GPU with other kernels than the ones its accounting here
 # follows (engine record `attention_gpus`): DeepSeek-V4's attention in vLLM 0.33.0 is FlashMLA's on
-# compute capability 9.x and 10.x; GeForce and RTX PRO Blackwell take FlashInfer's SM120 path and AMD
-# GPUs a ROCm implementation of their own, whose caches are not modelled.
+# compute capability 9.x and 10.x; GeForce and RTX PRO Blackwell (12.x) take FlashInfer's SM120 class
+# and AMD GPUs a ROCm implementation of their own, whose memory is not modelled.
 GPU_NOT_PLANNED = "gpu_not_planned"
+# The engine has no kernels for the model's attention on this GPU: DeepSeek-V4 in vLLM 0.33.0 on
+# NVIDIA GPUs below 9.x (models/deepseek_v4/nvidia/model.py _select_dsv4_attn_cls takes FlashMLA's
+# class there, whose backend supports 9.x and 10.x only, sparse_mla.py supports_compute_capability).
+GPU_WITHOUT_KERNELS = "gpu_without_kernels"
 # No checkpoint of the precision asked that the engine serves (checkpoints.py): no command loads
 # other weights than the verdict is for.
 NO_CHECKPOINT = "no_checkpoint"
@@ -171,15 +175,22 @@ class Engine:
     # the flags that serve a model with a vision tower as text only, so that the engine neither loads
     # the tower nor profiles its encoder; () when the engine has none (it then loads the tower)
     text_only_flags: tuple[tuple[str, str], ...] = ()
-    # (attention kind, the NVIDIA compute capabilities (major) whose kernels the accounting follows):
-    # kinds not listed are planned on every GPU
-    attention_gpus: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    # (attention kind, the NVIDIA compute capabilities (major) whose kernels the accounting follows,
+    # the other NVIDIA ones with kernels of the engine's own): kinds not listed are planned on every
+    # GPU; on other NVIDIA GPUs the kind has no kernels; AMD GPUs run it, not planned
+    attention_gpus: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = ()
 
-    def plans_on(self, model: Model, gpu: Gpu) -> bool:
-        """Whether the accounting here follows this engine's kernels for the model's attention on `gpu`."""
-        majors = dict(self.attention_gpus).get(model.architecture.attention.kind)
-        return majors is None or (gpu.vendor == "NVIDIA" and gpu.compute_capability is not None
-                                  and int(gpu.compute_capability) in majors)
+    def gpu_reason(self, model: Model, gpu: Gpu) -> str | None:
+        """GPU_NOT_PLANNED or GPU_WITHOUT_KERNELS where this GPU's kernels for the model's attention
+        are not the ones the accounting follows; None where they are."""
+        kinds = {kind: (planned, others) for kind, planned, others in self.attention_gpus}
+        if model.architecture.attention.kind not in kinds:
+            return None
+        planned, others = kinds[model.architecture.attention.kind]
+        if gpu.vendor != "NVIDIA" or gpu.compute_capability is None:
+            return GPU_NOT_PLANNED
+        major = int(gpu.compute_capability)
+        return None if major in planned else GPU_NOT_PLANNED if major in others else GPU_WITHOUT_KERNELS
 
     def what_it_does_not_run(self, model: Model) -> NotRun | None:
         """What of the model this engine's version does not run: its model class or a kind of layers;
@@ -210,7 +221,7 @@ class Engine:
             "speculative_with_pipeline": self.speculative_with_pipeline,
             "text_only_flags": [list(flag) for flag in self.text_only_flags],
             "checkpoint_kv_dtype": self.checkpoint_kv_dtype,
-            "attention_gpus": {kind: list(majors) for kind, majors in self.attention_gpus},
+            "attention_gpus": {kind: [list(planned), list(others)] for kind, planned, others in self.attention_gpus},
         }
 
 

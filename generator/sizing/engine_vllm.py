@@ -6,7 +6,7 @@ start-up logs it is measured from (tests/data/engine_logs.yaml).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from math import ceil, floor
@@ -19,9 +19,11 @@ from generator.sizing.engine import (
     plain_number,
 )
 from generator.sizing.engine_registries import VLLM_0_33_0
-from generator.sizing.engine_vllm_compressed import CacheSpec, attention_workspace, cache_specs, packed_groups
+from generator.sizing.engine_vllm_compressed import (
+    INDEXER_LOGITS_BYTES, CacheSpec, attention_workspace, cache_specs, packed_groups,
+)
 from generator.sizing.layer_kinds import KindBytes, kind_bytes
-from generator.sizing.loaded_weights import fullest_stage_attention_layers
+from generator.sizing.loaded_weights import fullest_stage_attention_layers, stage_ranges
 from generator.sizing.setups import ParallelSplit
 
 # vllm/config/cache.py: gpu_memory_utilization = 0.9; the block size of the KV cache (16 tokens,
@@ -154,22 +156,26 @@ def block_layout(kinds: Sequence[KindBytes], pipeline: int, batch_tokens: int, s
     return BlockLayout(block_size, group_size * block_size * per_token, tuple(groups))
 
 
-def packed_layout(specs: Sequence[CacheSpec], pipeline: int, batch_tokens: int) -> BlockLayout:
+def packed_layout(specs: Sequence[CacheSpec], layers: int, pipeline: int, batch_tokens: int) -> BlockLayout:
     """Specs with block sizes of their own (DeepSeek-V4: engine_vllm_compressed.py) in vLLM's packed
-    groups, a stage's share of each spec's layers; a sliding-window group covers its window and the
-    tokens in flight, one block more."""
+    groups of the whole model, each block id costing the fullest stage's widest group (the stages
+    split the model's `layers` as vLLM does; layers past them, a drafting one, on the last); a
+    sliding-window group covers its window and the tokens in flight, one block more."""
     in_flight = (pipeline + 1) * batch_tokens
-    packed = packed_groups([replace(spec, layers=cdiv(spec.layers, pipeline)) for spec in specs])
+    packed = packed_groups(specs)
+    stages = stage_ranges(layers, pipeline)
+    last = max(layer for spec in specs for layer in spec.layers) + 1
+    stages[-1] = range(stages[-1].start, max(last, stages[-1].stop))
     groups = tuple(BlockGroup(count, block_size, None if window is None else window - 1 + in_flight, int(window is not None))
                    for count, block_size, window in packed.buckets)
-    return BlockLayout(max(group.block_size for group in groups), packed.bytes_per_block, groups)
+    return BlockLayout(max(group.block_size for group in groups), max(map(packed.bytes_per_block, stages)), groups)
 
 
 def vllm_block_layout(model: Model, split: ParallelSplit, request: PlanRequest, batch_tokens: int) -> BlockLayout:
     """The fullest stage's KV cache in vLLM's groups and blocks, at the request's cache type."""
     arch, drafting = model.architecture, drafting_layers(model, request)
     if arch.attention.kind == "compressed":
-        return packed_layout(cache_specs(arch, drafting), split.pipeline, batch_tokens)
+        return packed_layout(cache_specs(arch, drafting), arch.layers, split.pipeline, batch_tokens)
     kinds = kind_bytes(arch, split.tensor, kv_dtype_bytes(request.kv_dtype), drafting)
     return block_layout(kinds, split.pipeline, batch_tokens, fullest_stage_attention_layers(arch, split.pipeline))
 
@@ -185,6 +191,8 @@ def activation_peak(model: Model, tensor: int, tokens: int, sequences: int) -> i
         widths.append(model.experts_per_token * (arch.mlp_matrices * cdiv(arch.moe.expert_intermediate_size, tensor)
                                                  + arch.hidden_size))
     forward = tokens * 2 * (max(widths, default=0) + 4 * arch.hidden_size)
+    if arch.attention.kind == "compressed":
+        forward += INDEXER_LOGITS_BYTES  # DeepSeek-V4's indexer, in the same pass (engine_vllm_compressed.py)
     sampler = VLLM_SAMPLER_BYTES_PER_LOGIT * min(tokens, sequences) * arch.vocab_size
     return max(forward, sampler)
 
@@ -210,9 +218,15 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
         "cuda_graphs": VLLM_CUDA_GRAPHS,
         "non_torch": per_tensor_parallel(VLLM_NON_TORCH, tensor),
     }
+    # DeepSeek-V4's workspace grows with --max-model-len: a longer context takes it from the KV cache
+    workspace = None
     if model.architecture.attention.kind == "compressed":
-        drafting = bool(drafting_layers(model, request))
-        non_kv["attention_workspace"] = attention_workspace(model.architecture, batch_tokens, drafting).bytes(context)
+        workspace = attention_workspace(model.architecture, batch_tokens, bool(drafting_layers(model, request)))
+        non_kv["attention_workspace"] = workspace.bytes(context)
+
+    def workspace_growth(tokens: int) -> int:
+        return workspace.bytes(tokens) - workspace.bytes(context) if workspace else 0
+
     available = requested - weights - sum(non_kv.values())
     layout = vllm_block_layout(model, split, request, batch_tokens)
     usable = available - layout.bytes_per_block  # one null block is kept aside
@@ -228,7 +242,7 @@ def account(model: Model, gpu: Gpu, split: ParallelSplit, request: PlanRequest, 
     elif layout.needed_bytes(context) > usable:
         reason = CONTEXT_DOES_NOT_FIT
     max_context = 0 if reason in (MEMORY_IN_USE, WEIGHTS_DO_NOT_FIT, NO_KV_MEMORY) else \
-        largest(lambda tokens: layout.needed_bytes(tokens) <= usable, window)
+        largest(lambda tokens: layout.needed_bytes(tokens) + workspace_growth(tokens) <= usable, window)
     return Accounting(
         fraction, non_kv, available, cdiv(layout.needed_bytes(context), context), int(concurrency * context),
         concurrency, reason, max_context, min(floor(concurrency), sequences) if reason is None else 0,
@@ -287,6 +301,6 @@ VLLM = Engine(
     # the GLM-4.5 recipe recommends ("num_speculative_tokens 1 for optimal throughput")
     # models/deepseek_v4/sparse_mla.py DeepseekV4FlashMLABackend.supports_compute_capability: major in
     # [9, 10]; nvidia/model.py _select_dsv4_attn_cls: SM12 takes FlashInfer's class instead
-    attention_gpus=(("compressed", (9, 10)),),
+    attention_gpus=(("compressed", (9, 10), (12,)),),
     speculative_flags=(("--speculative-config", '\'{"method": "mtp", "num_speculative_tokens": 1}\''),),
 )

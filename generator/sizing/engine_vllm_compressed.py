@@ -21,7 +21,7 @@ Read in the released wheel (vllm-0.33.0, CUDA's default FlashMLA path on Hopper 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Container, Sequence
 
 from generator.catalog.records import Architecture
 from generator.sizing.engine import GIB, cdiv, round_up
@@ -38,10 +38,10 @@ FP32_BYTES = 4
 
 @dataclass(frozen=True)
 class CacheSpec:
-    """`layers` layers' caches of one kind: `page_bytes` a block of `block_size` tokens; `window`: a
-    sliding-window spec's (None: every token)."""
+    """The caches of one kind in these `layers` (their indexes; a drafting layer past the model's):
+    `page_bytes` a block of `block_size` tokens; `window`: a sliding-window spec's (None: every token)."""
 
-    layers: int
+    layers: tuple[int, ...]
     page_bytes: int
     block_size: int
     window: int | None
@@ -58,33 +58,41 @@ def row_bytes(arch: Architecture) -> int:
 
 
 def cache_specs(arch: Architecture, drafting: int = 0) -> tuple[CacheSpec, ...]:
-    """Every cache the model's layers (and `drafting` prediction layers) keep, as vLLM specs them."""
-    row = row_bytes(arch)
+    """Every cache the model's layers (and `drafting` prediction layers, after them, which compress
+    nothing) keep, as vLLM specs them, layer by layer as the model registers them."""
+    row, ratios = row_bytes(arch), arch.attention.compress_ratios
     specs = []
     for kind in layer_kinds(arch, drafting):
+        if isinstance(kind, LatentLayers):
+            specs.append(CacheSpec(tuple(range(kind.layers)), _page(WINDOW_BLOCK_SIZE, row), WINDOW_BLOCK_SIZE, kind.window))
+            continue
+        layers = tuple(layer for layer, ratio in enumerate(ratios) if ratio == kind.ratio)
         if isinstance(kind, CompressedLayers):
-            specs.append(CacheSpec(kind.layers, _page(COMPRESSED_BLOCK_SIZE // kind.ratio, row), COMPRESSED_BLOCK_SIZE, None))
+            specs.append(CacheSpec(layers, _page(COMPRESSED_BLOCK_SIZE // kind.ratio, row), COMPRESSED_BLOCK_SIZE, None))
             if kind.indexer:
                 indexer_row = kind.indexer + kind.indexer // INDEXER_SCALE_GROUP * FP32_BYTES
-                specs.append(CacheSpec(kind.layers, _page(COMPRESSED_BLOCK_SIZE // kind.ratio, indexer_row),
-                                       COMPRESSED_BLOCK_SIZE, None))
-        elif isinstance(kind, LatentLayers):
-            specs.append(CacheSpec(kind.layers, _page(WINDOW_BLOCK_SIZE, row), WINDOW_BLOCK_SIZE, kind.window))
+                specs.append(CacheSpec(layers, _page(COMPRESSED_BLOCK_SIZE // kind.ratio, indexer_row), COMPRESSED_BLOCK_SIZE, None))
         elif isinstance(kind, CompressorStateLayers):
             block = COMPRESSOR_BLOCK_SIZES[kind.ratio]
             for values in (kind.row_values, kind.indexer_values):
                 if values:
-                    specs.append(CacheSpec(kind.layers, _page(block, values * FP32_BYTES), block, kind.tokens))
+                    specs.append(CacheSpec(layers, _page(block, values * FP32_BYTES), block, kind.tokens))
     return tuple(specs)
 
 
 @dataclass(frozen=True)
 class PackedGroups:
     """vLLM's KV cache groups over specs of several page sizes: `groups` groups of each spec's
-    bucket, and the bytes one block id takes (the widest group's pages)."""
+    bucket, and the (layer, page bytes) of each group."""
 
-    bytes_per_block: int
     buckets: tuple[tuple[int, int, int | None], ...]  # (groups, block_size, window), one per bucket
+    groups: tuple[tuple[tuple[int, int], ...], ...]
+
+    def bytes_per_block(self, layers: Container[int]) -> int:
+        """What one block id costs a worker holding these layers: the widest group's pages among
+        them (vLLM groups the whole model, then each pipeline stage keeps its own layers of every
+        group: kv_cache_planning.py _project_kv_cache_groups_to_worker, _get_kv_cache_bytes_per_block)."""
+        return max(sum(page for layer, page in group if layer in layers) for group in self.groups)
 
 
 def approximate_gcd(values: Sequence[int], lower_bound: int) -> int:
@@ -100,27 +108,31 @@ def approximate_gcd(values: Sequence[int], lower_bound: int) -> int:
 
 def packed_groups(specs: Sequence[CacheSpec]) -> PackedGroups:
     """_get_packed_kv_cache_groups: specs of one block size and window share a bucket; a bucket with
-    as many layers of each page size is a repeating pattern, split into groups of `repeats` repeats
-    (at least the largest such bucket of several page sizes, which stays whole); the others stay one
-    group. Every group's block id costs the widest group's bytes (_get_kv_cache_bytes_per_block)."""
-    buckets: dict[tuple[int, int | None], dict[int, int]] = {}
+    as many layers of each page size is a repeating pattern (one layer of each page size a repeat,
+    in layer order), its repeats dealt round into groups of `repeats` of them (at least the largest
+    such bucket of several page sizes, which stays whole); the others stay one group."""
+    buckets: dict[tuple[int, int | None], dict[int, list[int]]] = {}
     for spec in specs:
-        pages = buckets.setdefault((spec.block_size, spec.window), {})
-        pages[spec.page_bytes] = pages.get(spec.page_bytes, 0) + spec.layers
-    balanced = {key: len(set(pages.values())) == 1 for key, pages in buckets.items()}
-    floor = max((max(pages.values()) for key, pages in buckets.items() if balanced[key] and len(pages) > 1), default=0)
-    repeats = approximate_gcd([max(pages.values()) for key, pages in buckets.items() if balanced[key]], floor) if floor else None
-    rows, widest = [], 0
+        buckets.setdefault((spec.block_size, spec.window), {}).setdefault(spec.page_bytes, []).extend(spec.layers)
+    balanced = {key: len({len(layers) for layers in pages.values()}) == 1 for key, pages in buckets.items()}
+    longest = {key: max(len(layers) for layers in pages.values()) for key, pages in buckets.items()}
+    floor = max((longest[key] for key, pages in buckets.items() if balanced[key] and len(pages) > 1), default=0)
+    repeats = approximate_gcd([longest[key] for key in buckets if balanced[key]], floor) if floor else None
+    rows, groups = [], []
     for key, pages in buckets.items():
-        groups = cdiv(max(pages.values()), repeats) if balanced[key] and repeats else 1
-        widest = max(widest, sum(cdiv(layers, groups) * page for page, layers in pages.items()))
-        rows.append((groups, *key))
-    return PackedGroups(widest, tuple(rows))
+        count = cdiv(longest[key], repeats) if balanced[key] and repeats else 1
+        rows.append((count, *key))
+        pattern = list(zip(*([(layer, page) for layer in layers] for page, layers in pages.items())))
+        if count == 1:
+            groups.append(tuple((layer, page) for page, layers in pages.items() for layer in layers))
+        else:
+            groups += [tuple(pair for repeat in pattern[index::count] for pair in repeat) for index in range(count)]
+    return PackedGroups(tuple(rows), tuple(groups))
 
 
-# The profile run's reserves besides the model's activations (the prefill and indexer workspaces,
-# the top-k indices, the indexer's logits): VLLM_SPARSE_INDEXER_MAX_LOGITS_MB = 512 (envs.py), a
-# transient the profile counts (sparse_attn_indexer.py: "simulate for peak logits tensor memory").
+# The indexer's logits in the profile's forward pass: VLLM_SPARSE_INDEXER_MAX_LOGITS_MB = 512 (envs.py),
+# a transient freed before the sampler runs (sparse_attn_indexer.py: "simulate for peak logits tensor
+# memory"), so engine_vllm.activation_peak adds it to the forward pass, not to the sampler's peak.
 INDEXER_LOGITS_BYTES = GIB // 2
 PREFILL_CHUNK = 4  # DeepseekV4FlashMLAAttention.PREFILL_CHUNK_SIZE
 WORKSPACE_ALIGNMENT = 256
@@ -130,7 +142,7 @@ BF16_BYTES = 2
 
 @dataclass(frozen=True)
 class AttentionWorkspace:
-    """What the profile run holds for the compressed attention: `per_row` bytes for each of the
+    """What the profile run keeps for the compressed attention: `per_row` bytes for each of the
     ceil(context / ratio) compressed rows FlashMLA's prefill workspace gathers, and `constant`
     bytes besides."""
 
@@ -146,14 +158,14 @@ def attention_workspace(arch: Architecture, batch_tokens: int, drafting: bool = 
     """FlashMLA's prefill workspace (flashmla.py: PREFILL_CHUNK × (ceil(context / ratio) + window +
     batch) BF16 rows of head_dim at the smallest ratio, and the batch's combined top-k and lengths in
     int32, each part rounded to 256 bytes: the rows' part is a multiple of 256 already, head_dim
-    being one of 16), the shared top-k indices buffer (model.py: batch × index_topk int32) and the
-    indexer's logits; with MTP drafting, the hidden states the draft reads (model.py
-    _mtp_hidden_buffer: batch × hc × hidden in BF16)."""
+    being one of 32), and the shared top-k indices buffer (model.py: batch × index_topk int32); with
+    MTP drafting, the hidden states the draft reads (model.py _mtp_hidden_buffer: batch × hc × hidden
+    in BF16)."""
     a = arch.attention
     per_row = PREFILL_CHUNK * a.head_dim * BF16_BYTES
     constant = (per_row * (a.sliding_window + batch_tokens)
                 + round_up(batch_tokens * round_up(a.indexer_top_k + a.sliding_window, 128) * INT32_BYTES, WORKSPACE_ALIGNMENT)
                 + round_up(batch_tokens * INT32_BYTES, WORKSPACE_ALIGNMENT)
-                + batch_tokens * a.indexer_top_k * INT32_BYTES + INDEXER_LOGITS_BYTES
+                + batch_tokens * a.indexer_top_k * INT32_BYTES
                 + (batch_tokens * arch.hyper_connections * arch.hidden_size * BF16_BYTES if drafting else 0))
     return AttentionWorkspace(per_row, min(ratio for ratio in a.compress_ratios if ratio), constant)

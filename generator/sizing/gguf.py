@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator, NamedTuple
 
 from generator.catalog.records import Model
+from generator.sizing.weights import hyper_connections
 from generator.sizing.layer_kinds import (
     attention_tensors, layer_attention, linear_attention_tensors, pattern_letter, recurrent_layer_indices,
 )
@@ -131,13 +132,11 @@ def _compressed_attention(model: Model, i: int) -> Iterator[GgufTensor]:
 def _hyper_connections(model: Model, i: int | None) -> Iterator[GgufTensor]:
     """DeepSeek-V4's hyper-connection tensors (weights.py): a layer's two mixers, or the output's one,
     F32 in the checkpoint and quantized by llama-quantize; their bases and scales F32."""
-    arch = model.architecture
-    hc = arch.hyper_connections
-    mixers = ("hc_attn_fn", "hc_ffn_fn") if i is not None else ("output_hc_fn",)
-    mix = (2 + hc) * hc if i is not None else hc
-    for name in mixers:
-        yield GgufTensor(name, i, hc * arch.hidden_size, mix, "F32", quantized=True)
-    yield _vector("hc_vectors", i, len(mixers) * (mix + (3 if i is not None else 1)))
+    for tensor in hyper_connections(model.architecture, 1 if i is not None else 0, head=i is None):
+        if tensor.cols == 1:
+            yield _vector("hc_vectors", i, tensor.rows * tensor.count)
+        else:
+            yield from (GgufTensor("hc_fn", i, tensor.rows, tensor.cols, "F32", quantized=True) for _ in range(tensor.count))
 
 
 def _attention(model: Model, i: int) -> Iterator[GgufTensor]:

@@ -369,7 +369,7 @@ def llama_server_command(plan: LlamaCppPlan) -> str:
     rope = rope_scaling_at(plan.model, plan.context)  # each user's context (a slot of --parallel)
     if rope is not None:
         command += " \\\n  " + " ".join(f"{name} {value}" for name, value in rope_override(rope))
-    if request.users > 1:
+    if request.users > 1 or plan.model.architecture.attention.kind == "compressed":  # llama_cpp_compressed.py
         command += f" \\\n  --parallel {request.users}"
     if request.cache_type != "f16":
         command += f" \\\n  --cache-type-k {request.cache_type} --cache-type-v {request.cache_type}"

@@ -9,10 +9,12 @@ Read at commit 82bb48500a9a6b3374da2cf5811695369278e4d3 (2026-08-07), src/llama-
   indexer_head_dim);
 - the compressors' state is F32 whatever the cache type (L912-914): layer_kinds.CompressorStateLayers;
 - every store keeps one stream per sequence, each of the whole context, unified or not
-  (GGML_UNUSED(unified), L1189-1192, L1235), so llama-server's 4 slots hold 4 of them. C is n_ctx_seq
-  (llama-context.cpp L285-300): --ctx-size with a unified cache, else PAD(--ctx-size / n_seq_max, 256).
+  (GGML_UNUSED(unified), L1189-1192, L1235): llama-server's 4 default slots would hold 4 of them, so
+  the commands here always pass --parallel (1 for one user), without a unified cache. C is n_ctx_seq
+  (llama-context.cpp L285-300): PAD(--ctx-size / n_seq_max, 256).
 A public log at 131,072 tokens, f16, one sequence: "SWA 32.25 MiB, CSA 672 MiB, HCA 20 MiB,
-lightning-indexer 168 MiB" (ggml-org/llama.cpp issue 25468), which tests/test_llama_cpp.py reproduces.
+lightning-indexer 168 MiB" (ggml-org/llama.cpp issue 25468), which
+tests/test_formulas_compressed_attention.py reproduces.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from generator.catalog.records import Architecture
 from generator.sizing.engine import cdiv, round_up
 from generator.sizing.layer_kinds import CompressedLayers, CompressorStateLayers, layer_kinds
-from generator.sizing.llama_cpp_context import AUTO_SLOTS, CONTEXT_PADDING, N_UBATCH
+from generator.sizing.llama_cpp_context import CONTEXT_PADDING, N_UBATCH
 LETTERS = {0: "w", 4: "c", 128: "h"}  # llama_cpp.layer_caches: a layer by its compression ratio
 
 
@@ -60,10 +62,8 @@ def layer_letters(arch: Architecture) -> str:
 
 
 def streams(cells: int, users: int) -> tuple[int, int]:
-    """(streams, cells of each): a stream per sequence; llama-server's slots share --ctx-size when
-    unified (no --parallel), else each has its share of it, padded."""
-    if users == 1:
-        return AUTO_SLOTS, cells
+    """(streams, cells of each) with --parallel `users`: a stream per sequence, each its share of
+    --ctx-size, padded."""
     return users, round_up(cells // users, CONTEXT_PADDING)
 
 

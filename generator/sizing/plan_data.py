@@ -207,7 +207,7 @@ def gpu_tables(gpu: Gpu) -> dict:
         "price_date": gpu.price_date,
         "price_source": _first_url(gpu.sources.get("price_per_gpu_hour")),
         "vllm_batch_tier": vllm_batch_tier(gpu, engine_memory_bytes(gpu)),
-        # NVIDIA's compute capability (major), which engine.py Engine.plans_on reads; None elsewhere
+        # NVIDIA's compute capability (major), which engine.py Engine.gpu_reason reads; None elsewhere
         "compute_capability_major": int(gpu.compute_capability) if gpu.vendor == "NVIDIA" and gpu.compute_capability else None,
         "mxfp4_padding": _padding_key(vllm_mxfp4_padding(gpu)),
     }

@@ -16,7 +16,8 @@ from fractions import Fraction
 from generator.catalog.records import Gpu, Model
 from generator.sizing.checkpoints import ServedWeights, cache_dtype, served_weights, sized_formats
 from generator.sizing.engine import (
-    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GPU_NOT_PLANNED, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
+    CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GPU_NOT_PLANNED, GPU_WITHOUT_KERNELS,
+    MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
     WEIGHTS_DO_NOT_FIT, Engine, PlanRequest, drafting_layers, engine_memory_bytes, rope_scaling_at,
 )
 from generator.sizing.engine_vllm import vllm_mxfp4_padding
@@ -26,7 +27,7 @@ from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
 from generator.sizing.speed import decode_tokens_per_second, kv_read_cache, weights_read_bytes
 
-__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "DRAFT_WITH_PIPELINE", "ENGINE_DOES_NOT_RUN", "GPU_NOT_PLANNED", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
+__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "DRAFT_WITH_PIPELINE", "ENGINE_DOES_NOT_RUN", "GPU_NOT_PLANNED", "GPU_WITHOUT_KERNELS", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
            "answer", "plan", "plan_that_starts", "plan_setup", "memory_at"]
 
 
@@ -153,8 +154,9 @@ def plan(model: Model, gpu: Gpu, count: int, request: PlanRequest = PlanRequest(
     account = engine.accounting(model, gpu, split, cached, weights, context, window or max(context, default_context(model)),
                                 draft_weights)
     drafts_on_stages = request.speculative is not None and split.pipeline > 1 and not engine.speculative_with_pipeline
-    planned = engine.plans_on(model, gpu)
-    reason = (ENGINE_DOES_NOT_RUN if not runs else GPU_NOT_PLANNED if not planned else NO_CHECKPOINT if served is None
+    gpu_reason = engine.gpu_reason(model, gpu)
+    planned = gpu_reason is None
+    reason = (ENGINE_DOES_NOT_RUN if not runs else NO_CHECKPOINT if served is None else gpu_reason if not planned
               else DRAFT_WITH_PIPELINE if drafts_on_stages
               else CONTEXT_BEYOND_WINDOW if window and context > window else account.reason)
     speed = None

@@ -104,7 +104,7 @@ def tensors(model: Model) -> list[Tensors]:
     if arch.moe is not None:
         result += _moe_layer(model, arch.moe_layers, hashed=arch.hash_layers)
     result.append(Tensors("router_and_norms", hidden, 1, arch.norm_vectors + 1))
-    result += _hyper_connections(arch, arch.layers, "router_and_norms")
+    result += hyper_connections(arch, arch.layers, head=True)
     if not arch.tied_embeddings:
         result.append(Tensors("output_head", hidden, arch.vocab_size, 1, arch.vocab_size))
     if arch.extra_layers:
@@ -114,7 +114,8 @@ def tensors(model: Model) -> list[Tensors]:
     return result
 
 
-def _hyper_connections(arch: Architecture, layers: int, component: str) -> list[Tensors]:
+def hyper_connections(arch: Architecture, layers: int, head: bool) -> list[Tensors]:
+    """`layers` layers' hyper-connections, and the head's where `head`."""
     # NOTE: DeepSeek-V4's hyper-connections (vLLM 0.33.0 models/deepseek_v4/nvidia/model.py): around
     # attention and around the MLP of each layer, a mixing matrix of (2 + hc) × hc rows over the hc
     # copies of the hidden state, its base and 3 scales; after the last layer, the head's hc × hc·H
@@ -123,12 +124,11 @@ def _hyper_connections(arch: Architecture, layers: int, component: str) -> list[
     if not hc:
         return []
     mix, wide = (2 + hc) * hc, hc * arch.hidden_size
-    return [
-        Tensors(component, wide, mix, 2 * layers, stored="f32"),
-        Tensors(component, mix + 3, 1, 2 * layers, stored="f32"),
-        Tensors(component, wide, hc, stored="f32"),
-        Tensors(component, hc + 1, 1, stored="f32"),
-    ]
+    tensors = [Tensors("router_and_norms", wide, mix, 2 * layers, stored="f32"),
+               Tensors("router_and_norms", mix + 3, 1, 2 * layers, stored="f32")] if layers else []
+    if head:
+        tensors += [Tensors("router_and_norms", wide, hc, stored="f32"), Tensors("router_and_norms", hc + 1, 1, stored="f32")]
+    return tensors
 
 
 def value_slot_copies(arch: Architecture) -> list[Tensors]:
@@ -168,7 +168,7 @@ def _extra_layers(model: Model) -> list[Tensors]:
     else:
         main.append(Tensors("dense_mlp", hidden, arch.intermediate_size, arch.mlp_matrices * count))
     for _ in range(count):
-        main += _hyper_connections(arch, 1, "router_and_norms")
+        main += hyper_connections(arch, 1, head=True)
     result = [replace(tensor, component="extra_layers", role=tensor.component) for tensor in main]
     if arch.extra_layers_embeddings:
         result.append(Tensors("embeddings", arch.vocab_size, hidden, count, arch.vocab_size))

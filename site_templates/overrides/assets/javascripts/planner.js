@@ -49,16 +49,22 @@
     return count <= most ? { gpusPerMachine: count, machines: 1 } : { gpusPerMachine: most, machines: Math.floor(count / most) };
   }
 
+  function pipelineLayers(layers, pipeline) {  // loaded_weights.py pipeline_layers: equal runs, the rest before the last
+    var stages = [];
+    for (var i = 0; i < pipeline; i++) stages.push(Math.floor(layers / pipeline));
+    for (var index = 2; index < layers % pipeline + 2; index++) stages[pipeline - index] += 1;
+    return stages;
+  }
+
   // loaded_weights.py pipeline_layers and fullest_stage_bytes over the table's tensor shares.
   // shares: [layers, embeddings, output head, vision tower, MTP draft]; `vision`: the engine loads the
   // tower (on the first stage); `drafting`: the MTP layers draft tokens (on the last stage).
   function weightsPerGpu(model, precision, padding, split, drafting, vision) {
     var table = model.precisions[precision].weights, shares = (table[padding] || table.none)[split.tensor].map(B);
-    var pipeline = split.pipeline, layers = model.layers, stages = [], best = 0n, first = shares[1] + (vision ? shares[3] : 0n);
+    var pipeline = split.pipeline, layers = model.layers, best = 0n, first = shares[1] + (vision ? shares[3] : 0n);
     var last = shares[2] + (drafting ? shares[4] : 0n);
     if (pipeline === 1) return shares[0] + first + last;
-    for (var i = 0; i < pipeline; i++) stages.push(Math.floor(layers / pipeline));
-    for (var index = 2; index < layers % pipeline + 2; index++) stages[pipeline - index] += 1;
+    var stages = pipelineLayers(layers, pipeline);
     // a stage holds its layers' share of the layer bytes (layer_sizes where layers differ, else alike)
     var sizes = (model.layer_sizes || new Array(layers).fill(1)).map(B), total = sum(sizes), start = 0;
     stages.forEach(function (count, stage) {
@@ -76,7 +82,7 @@
   function kindsOf(p, drafting) { return p.model[drafting ? "kinds_drafting" : "kinds"][p.cacheDtype][p.split.tensor]; }
   function dtypeKinds(p) { return kindsOf(p, !!p.request.speculative); }
   var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
-    "no_checkpoint", "engine_does_not_run", "draft_with_pipeline", "gpu_not_planned"];
+    "no_checkpoint", "engine_does_not_run", "draft_with_pipeline", "gpu_not_planned", "gpu_without_kernels"];
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
@@ -101,18 +107,20 @@
     }
     return best;
   }
-  // packed_groups and engine_vllm.py packed_layout: specs [layers, page bytes, block size, window]
-  // of one block size and window share a bucket; balanced buckets split into groups of repeats.
-  function packedLayout(specs, pipeline, batchTokens) {
-    var inFlight = B((pipeline + 1) * batchTokens), buckets = {}, keys = [];
+  // packed_groups and engine_vllm.py packed_layout: specs [layer indexes, page bytes, block size,
+  // window] of one block size and window share a bucket; a balanced bucket's repeats (one layer of
+  // each page size) are dealt round into groups; a block id costs the fullest stage's widest group.
+  function packedLayout(specs, layers, pipeline, batchTokens) {
+    var inFlight = B((pipeline + 1) * batchTokens), buckets = {}, keys = [], last = 0;
     specs.forEach(function (s) {
       var key = s[2] + "/" + s[3];
       if (!(key in buckets)) { buckets[key] = { block: s[2], window: s[3], pages: {}, order: [] }; keys.push(key); }
       var b = buckets[key];
-      if (!(s[1] in b.pages)) { b.pages[s[1]] = 0; b.order.push(s[1]); }
-      b.pages[s[1]] += cdiv(s[0], pipeline);
+      if (!(s[1] in b.pages)) { b.pages[s[1]] = []; b.order.push(s[1]); }
+      b.pages[s[1]] = b.pages[s[1]].concat(s[0]);
+      s[0].forEach(function (layer) { last = Math.max(last, layer + 1); });
     });
-    var counts = function (b) { return b.order.map(function (page) { return b.pages[page]; }); };
+    var counts = function (b) { return b.order.map(function (page) { return b.pages[page].length; }); };
     var balanced = function (b) { return new Set(counts(b)).size === 1; };
     var floor = 0, maxima = [];
     keys.forEach(function (key) {
@@ -121,11 +129,24 @@
       maxima.push(Math.max.apply(null, counts(b)));
       if (b.order.length > 1) floor = Math.max(floor, Math.max.apply(null, counts(b)));
     });
-    var repeats = floor ? approximateGcd(maxima, floor) : null, widest = 0n;
+    var repeats = floor ? approximateGcd(maxima, floor) : null, members = [];  // each group's [layer, page]
     var groups = keys.map(function (key) {  // [groups, the tokens a request's blocks cover at most, extra blocks, tokens a block]
       var b = buckets[key], n = balanced(b) && repeats ? cdiv(Math.max.apply(null, counts(b)), repeats) : 1;
-      widest = maxBig(widest, sum(b.order.map(function (page) { return B(cdiv(b.pages[page], n)) * B(page); })));
+      if (n === 1) {
+        members.push([].concat.apply([], b.order.map(function (page) { return b.pages[page].map(function (l) { return [l, page]; }); })));
+      } else {
+        var pattern = b.pages[b.order[0]].map(function (_, r) { return b.order.map(function (page) { return [b.pages[page][r], page]; }); });
+        for (var i = 0; i < n; i++) members.push([].concat.apply([], pattern.filter(function (_, r) { return r % n === i; })));
+      }
       return [B(n), b.window === null ? null : B(b.window - 1) + inFlight, b.window === null ? 0n : 1n, B(b.block)];
+    });
+    var widest = 0n, start = 0;
+    pipelineLayers(layers, pipeline).forEach(function (count, stage) {  // stage_ranges; a drafting layer on the last
+      var stop = stage === pipeline - 1 ? Math.max(last, start + count) : start + count;
+      members.forEach(function (group) {
+        widest = maxBig(widest, sum(group.filter(function (m) { return m[0] >= start && m[0] < stop; }).map(function (m) { return B(m[1]); })));
+      });
+      start += count;
     });
     return layoutOf(widest, groups);
   }
@@ -139,7 +160,7 @@
   }
   function vllmLayout(p, shared) {  // engine_vllm.py vllm_block_layout
     var stages = p.model.stage_attention_layers, pipeline = p.split.pipeline, tokens = shared.vllm.batch_tiers[p.gpu.vllm_batch_tier][1];
-    if (p.model.vllm_specs) return packedLayout(p.model.vllm_specs[p.request.speculative ? 1 : 0], pipeline, tokens);
+    if (p.model.vllm_specs) return packedLayout(p.model.vllm_specs[p.request.speculative ? 1 : 0], p.model.layers, pipeline, tokens);
     return blockLayout(shared, dtypeKinds(p), pipeline, tokens, stages && pipeline > 1 ? stages[pipeline] : null);
   }
 
@@ -150,7 +171,8 @@
     var nonKv = { activation_peak: B(p.model.activation_peak[tensor][tier]), cuda_graphs: B(v.cuda_graphs),
                   non_torch: perTensorParallel(v.non_torch, tensor) };
     var workspace = p.model.attention_workspace && p.model.attention_workspace[p.request.speculative ? 1 : 0][tier];  // AttentionWorkspace.bytes
-    if (workspace) nonKv.attention_workspace = B(workspace[0]) * B(cdiv(context, workspace[1])) + B(workspace[2]);
+    function workspaceAt(tokens) { return workspace ? B(workspace[0]) * B(cdiv(Number(tokens), workspace[1])) + B(workspace[2]) : 0n; }
+    if (workspace) nonKv.attention_workspace = workspaceAt(context);
     var available = requested - weights - sum(Object.values(nonKv)), layout = vllmLayout(p, shared), C = B(context);
     var usable = available - layout.bytesPerBlock, freeAtStart = total - perTensorParallel(v.baseline, tensor);
     var concurrency = Number(maxBig(available, 0n) / layout.bytesPerBlock) / Number(layout.blocks(C)), reason = null;
@@ -158,7 +180,8 @@
     else if (weights > freeAtStart || weights >= requested) reason = REASONS[1];
     else if (usable <= 0n) reason = REASONS[2];
     else if (layout.neededBytes(C) > usable) reason = REASONS[3];
-    var maxContext = reason !== null && reason !== REASONS[3] ? 0n : largest(function (t) { return layout.neededBytes(t) <= usable; }, B(window));
+    var maxContext = reason !== null && reason !== REASONS[3] ? 0n  // the workspace grows with the context (workspace_growth)
+      : largest(function (t) { return layout.neededBytes(t) + workspaceAt(t) - workspaceAt(context) <= usable; }, B(window));
     return { memoryFraction: fraction, nonKv: nonKv, available: available, kvBytesPerToken: ceilDiv(layout.neededBytes(C), C),
       kvTokens: Math.trunc(concurrency * context), maxConcurrency: concurrency, reason: reason, maxContext: Number(maxContext),
       maxUsers: reason === null ? Math.min(Math.floor(concurrency), v.batch_tiers[tier][2]) : 0 };
@@ -266,9 +289,11 @@
     if (request.speculative && split.pipeline > 1 && !record.speculative_with_pipeline) {
       Object.assign(p, { reason: REASONS[7], maxUsers: 0, maxContext: 0 });
     }
+    var gpus = record.attention_gpus[model.attention_kind], major = gpu.compute_capability_major;  // engine.py Engine.gpu_reason
+    if (gpus && gpus[0].indexOf(major) < 0) {
+      Object.assign(p, { reason: major == null || gpus[1].indexOf(major) >= 0 ? REASONS[8] : REASONS[9], maxUsers: 0, maxContext: 0 });
+    }
     if (!served) Object.assign(p, { reason: runs ? REASONS[5] : REASONS[6], maxUsers: 0, maxContext: 0 });
-    var majors = record.attention_gpus[model.attention_kind];  // engine.py Engine.plans_on
-    if (runs && majors && majors.indexOf(gpu.compute_capability_major) < 0) Object.assign(p, { reason: REASONS[8], maxUsers: 0, maxContext: 0 });
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second && served) {
       var read = B(model.precisions[request.precision].read_bytes) + sequenceBytes(model.kv_read[cacheDtype], context);
@@ -399,8 +424,8 @@
     var fullLayers = T.layer_caches.replace(/[^0]/g, "").length, windowLayers = T.layer_caches.replace(/[^1]/g, "").length, stateLayers = T.layer_caches.replace(/[^r]/g, "").length;
     var perToken = perCell["0"] * fullLayers + perCell["1"] * windowLayers, statePerUser = T.state_bytes * stateLayers;
     if (T.compressed) {  // llama_cpp.py _layer_caches_bytes and llama_cpp_compressed.py letter_bytes
-      var stores = T.compressed.stores[request.cacheType], streams = users > 1 ? users : L.auto_slots;
-      var perStream = users > 1 ? Math.ceil(Math.floor(cells / users) / L.context_padding) * L.context_padding : cells;  // streams()
+      var stores = T.compressed.stores[request.cacheType], streams = users;  // --parallel, always (streams())
+      var perStream = Math.ceil(Math.floor(cells / users) / L.context_padding) * L.context_padding;
       cacheBytes = {}; perToken = 0; statePerUser = 0;
       Object.keys(stores).forEach(function (letter) {
         var bytes = stores[letter].reduce(function (sum, s) {  // store_cells: the window's, or one a ratio of tokens
@@ -434,7 +459,7 @@
       .concat(cpuMoe ? ["--n-cpu-moe " + cpuMoe] : [], ["--ctx-size " + cells],
         model.rope_override && context > model.rope_override.native
           ? [model.rope_override.flags[L.key].map(function (f) { return f.join(" "); }).join(" ")] : [],
-        users > 1 ? ["--parallel " + users] : [],
+        users > 1 || T.compressed ? ["--parallel " + users] : [],
         request.cacheType !== "f16" ? ["--cache-type-k " + request.cacheType + " --cache-type-v " + request.cacheType] : []);
     return {
       model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant, imatrix: false,  // the calculator plans stock llama-quantize files
