@@ -27,6 +27,7 @@ from generator.sizing.gguf import gguf_file, gguf_sizable
 from generator.sizing.llama_cpp import LlamaCppRequest, layer_caches, llama_cpp_plan
 from generator.sizing.llama_cpp_compressed import layer_stores, letter_bytes, store_cells
 from generator.sizing.kv_cache import kv_cache
+from generator.sizing.speed import kv_read_cache
 from generator.sizing.planner import GPU_NOT_PLANNED, GPU_WITHOUT_KERNELS, PlanRequest, plan
 from generator.sizing.weights import params_by_component, published_scope_params
 from tests.conftest import CONTENT
@@ -336,3 +337,14 @@ def letter_total(model, context: int) -> int:
     stores = layer_stores(model.architecture)
     return sum(letter_bytes(stores[letter], [1_024 if s.values == 512 else 256 for s in stores[letter].stores], context, 1, 128)
                for letter in layer_caches(model))
+
+
+def test_a_token_reads_the_rows_the_indexer_picks_not_every_compressed_row(flash):
+    """vLLM's sparse attention: a ratio-4 layer reads its indexer's keys of the whole context (128
+    values a 4 tokens) and the 512 rows picked (512 × 512 values); a ratio-128 layer every row (512
+    values a 128 tokens); every layer its window. At FP8: 21 × 32 + 20 × 4 = 752 bytes a token, and
+    21 × 512 × 512 besides the compressors' state."""
+    cache = kv_read_cache(flash.architecture, "fp8")
+    assert cache.bytes_per_token == 21 * 128 // 4 + 20 * 512 // 128 == 752
+    assert cache.state_bytes == 12_206_080 + 21 * 512 * 512
+    assert (cache.window_bytes_per_token, cache.window_tokens) == (43 * 512, 128)

@@ -7,7 +7,7 @@ bound by memory bandwidth, not FLOPs").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
@@ -16,6 +16,7 @@ from generator.catalog.records import Architecture, Model
 from generator.sizing.engine import kv_dtype_bytes
 from generator.sizing.formats import StoredFormats, bytes_by_component
 from generator.sizing.kv_cache import KvCache, kv_cache
+from generator.sizing.layer_kinds import CompressedLayers, layer_kinds
 
 # NOTE: seed 000, step 5: system RAM reached over PCIe gives ~30 to 60 GB/s, NVMe ~3 to 14 GB/s.
 OFFLOAD_BANDWIDTHS = MappingProxyType({
@@ -65,8 +66,20 @@ def weights_read_bytes(model: Model, stored: StoredFormats) -> int:
 
 
 def kv_read_cache(arch: Architecture, kv_dtype: str) -> KvCache:
-    """The cache one generated token reads, at the KV type asked (the state too: kv_cache.py)."""
-    return kv_cache(arch, 8 * kv_dtype_bytes(kv_dtype))
+    """The cache one generated token reads, at the KV type asked (the state too: kv_cache.py). A
+    DeepSeek-V4 layer of ratio 4 reads its indexer's key of every 4 tokens but only index_topk of
+    its compressed rows (sparse attention: vLLM 0.33.0 models/deepseek_v4/nvidia/flashmla.py reads
+    the rows the indexer picks), as many whatever the context past index_topk × 4 tokens."""
+    cache = kv_cache(arch, 8 * kv_dtype_bytes(kv_dtype))
+    if arch.attention.kind != "compressed":
+        return cache
+    per_token, picked = 0, 0
+    for kind in layer_kinds(arch):
+        if isinstance(kind, CompressedLayers):
+            per_token += kind.layers * (kind.indexer if kind.indexer else kind.row) // kind.ratio
+            picked += kind.layers * arch.attention.indexer_top_k * kind.row if kind.indexer else 0
+    size = kv_dtype_bytes(kv_dtype)
+    return replace(cache, bytes_per_token=per_token * size, state_bytes=cache.state_bytes + picked * size)
 
 
 def decode_tokens_per_second(bytes_read: int, bandwidth: int) -> float:
