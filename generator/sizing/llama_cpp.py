@@ -282,7 +282,7 @@ def _placement(tables: LlamaCppLayers, caches: str, gpus: int, ngl: int, cpu_moe
 class LayerCaches(NamedTuple):
     """What a layer of each `layer_caches` letter holds for every user, and the plan's figures of it."""
 
-    bytes: dict[str, int]
+    by_letter: dict[str, int]
     per_token: int  # one token of context in every layer that keeps it (windows up to their window)
     state_per_user: int  # the constant part: recurrent states, compressors' states
 
@@ -319,7 +319,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     room = total - FIT_MARGIN
     experts = arch.moe is not None
     layer_cache = _layer_caches_bytes(model, request, cells)
-    cache_bytes = layer_cache.bytes
+    cache_bytes = layer_cache.by_letter
 
     def fits(ngl: int, cpu_moe: int) -> bool:
         weights, kv, *_ = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
