@@ -179,3 +179,25 @@ def test_control_characters_are_not_written(tmp_path, content_copy, character):
     assert_refused(run_add_model(folder, content_copy, "--force"),
                    f"{folder}: license.value: must be a single line of text without control, format, separator or bidi "
                    f"characters (found U+{ord(character):04X})")
+
+
+FLASH = hf_configs.PUBLISHED["deepseek-v4-flash"]
+# DeepSeek-V4's own keys: (what the config changes, the problem after "<folder>/config.json: ")
+COMPRESSED_CASES = [
+    ({"compress_ratios": [3] * 44}, "compress_ratios: must give one of 0, 4, 128 for each of the 43 layers (got [3, 3, 3, 3, 3, "
+                                    "3, 3, 3, 3, 3, 3, 3, 3, ...)"),
+    ({"compress_ratios": [0, 4]}, "compress_ratios: must give one of 0, 4, 128 for each of the 43 layers (got [0, 4])"),
+    ({"compress_ratios": [True] * 44}, "compress_ratios: must give one of 0, 4, 128 for each of the 43 layers (got [true, true, "
+                                       "true, true, true, true, tru...)"),
+    ({"index_topk": 0}, "index_topk: must be a positive integer (got 0)"),
+    ({"hc_mult": None}, "hc_mult: missing (add-model needs it)"),
+    ({"o_groups": "8"}, 'o_groups: must be a positive integer (got "8")'),
+]
+
+
+@pytest.mark.parametrize("change, problem", COMPRESSED_CASES, ids=[c[1][:40] for c in COMPRESSED_CASES])
+def test_deepseek_v4_config_values_add_model_cannot_use_are_refused(tmp_path, content_copy, change, problem):
+    config = {key: value for key, value in {**FLASH, **change}.items() if value is not None}
+    folder = checkpoint_folder(tmp_path, config)
+    assert_refused(run_add_model(folder, content_copy, "--id", "deepseek-ai/DeepSeek-V4-Flash"),
+                   f"{folder}/config.json: {problem}")
