@@ -99,6 +99,8 @@ class Attention:
     compress_ratios: tuple[int, ...] = ()  # one per layer: 0, 4 or 128
     output_groups: int | None = None
     output_rank: int | None = None
+    # the ratio of the layers a record derived by with_ratio stands for (None: the catalog's record)
+    layer_ratio: int | None = None
 
     @property
     def global_layers(self) -> Attention:
@@ -112,12 +114,7 @@ class Attention:
 
     def with_ratio(self, ratio: int) -> Attention:
         """The attention of the compressed-attention layers of one ratio (0: the window alone)."""
-        return replace(self, compress_ratios=(ratio,))
-
-    @property
-    def compress_ratio(self) -> int:
-        """A view of one ratio's layers (with_ratio): its ratio; 0 for the record of every layer."""
-        return self.compress_ratios[0] if len(self.compress_ratios) == 1 else 0
+        return replace(self, layer_ratio=ratio)
 
     @property
     def global_differs(self) -> bool:

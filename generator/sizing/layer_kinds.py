@@ -385,7 +385,7 @@ def attention_tensors(arch: Architecture, attention: Attention | None = None) ->
     """The weights of one softmax-attention layer (GQA, MLA or compressed); `attention`: the layer's
     own where the layers differ (attention_layer_groups, layer_attention)."""
     if arch.attention.kind == "compressed":
-        return _compressed_tensors(arch, (attention or arch.attention).compress_ratio)
+        return _compressed_tensors(arch, (attention or arch.attention).layer_ratio or 0)
     return _mla_tensors(arch) if arch.attention.kind == "mla" else _gqa_tensors(arch, attention or arch.attention)
 
 
