@@ -156,6 +156,9 @@ VISION_FIELDS = {
     "intermediate_size": Field(_int, required=True),
     "patch_size": Field(_int, required=True),
 }
+# The published checkpoint's format per component; a component left out takes `default` (BF16), but
+# the prediction layers (extra_layers), left out, are stored like the parts of the main layers they
+# repeat (formats.published_formats: DeepSeek-V4's MTP layer, FP8 attention and MXFP4 experts).
 FORMAT_FIELDS = {name: Field(schema.one_of(*CHECKPOINT_FORMATS)) for name in ("default", *COMPONENTS)}
 # What each attention kind needs, to size its weights and its KV cache.
 REQUIRED_BY_KIND = {
