@@ -23,7 +23,8 @@ from generator.sizing.engine_sglang import SGLANG
 from generator.sizing.engine_vllm import VLLM, activation_peak, packed_layout
 from generator.sizing.engine_vllm_compressed import CacheSpec, approximate_gcd, attention_workspace, cache_specs
 from generator.sizing.formats import native_bytes
-from generator.sizing.gguf import gguf_file, gguf_sizable
+from generator.sizing.gguf import gguf_file, gguf_sizable, page_quants
+from generator.sizing.own_gpu import own_gpu
 from generator.sizing.llama_cpp import LlamaCppRequest, layer_caches, llama_cpp_plan
 from generator.sizing.llama_cpp_compressed import layer_stores, letter_bytes, store_cells
 from generator.sizing.kv_cache import kv_cache
@@ -348,3 +349,14 @@ def test_a_token_reads_the_rows_the_indexer_picks_not_every_compressed_row(flash
     assert cache.bytes_per_token == 21 * 128 // 4 + 20 * 512 // 128 == 752
     assert cache.state_bytes == 12_206_080 + 21 * 512 * 512
     assert (cache.window_bytes_per_token, cache.window_tokens) == (43 * 512, 128)
+
+
+def test_the_page_offers_the_file_that_keeps_the_experts_as_they_are(catalog, flash):
+    """MXFP4_MOE beside the stock presets, for models whose published experts are MXFP4 (gpt-oss,
+    DeepSeek-V4), on the page's own-GPU table and in its calculator; 154,986,200,988 bytes of tensors
+    for Flash (test_the_gguf_file_as_the_converter_and_llama_quantize_write_it)."""
+    llama = next(m for m in catalog.models if m.slug == "llama-3-1-8b-instruct")
+    gpt_oss = next(m for m in catalog.models if m.slug == "gpt-oss-120b")
+    assert page_quants(flash)[-1] == page_quants(gpt_oss)[-1] == "MXFP4_MOE" and "MXFP4_MOE" not in page_quants(llama)
+    rows = {row.quant: row for row in own_gpu(flash, catalog.gpus).rows}
+    assert rows["MXFP4_MOE"].file.tensor_bytes == 154_986_200_988

@@ -136,4 +136,6 @@ def test_the_gpus_an_engine_is_not_planned_on_say_so_and_set_nothing(shipped_sit
     # A40 (8.6): no kernels at all
     assert outcomes and all(m.group(4) == "does not start" for m in outcomes if "A40" in m.group(3))
     # its GGUF files are made from the converter's Q8_0 and MXFP4 output
-    assert "llama-quantize --allow-requantize, which MXFP4_MOE does not need" in section(text, "## Run it on your own GPU")[1]
+    own = section(text, "## Run it on your own GPU")
+    assert "llama-quantize --allow-requantize, which MXFP4_MOE, the last row, does not need" in own[1]
+    assert any(line.startswith("| MXFP4\\_MOE | 155 GB |") for line in own), own

@@ -22,7 +22,7 @@ from generator.cli.plan_output import answer_json, llama_cpp_json, plan_json
 from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.fit import fit_row
-from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
+from generator.sizing.gguf import gguf_sizable, page_quants
 from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
 from generator.sizing.plan_data import CUSTOM_SHAPES, largest_machine, model_tables, shared_tables
 from generator.sizing.planner import PlanRequest, answer, memory_at, plan, plan_that_starts
@@ -268,7 +268,7 @@ def llama_questions(catalog, number: int, seed: int = 5) -> list[dict]:
         asked.append({
             "model": model, "gpu": rng.choice(catalog.gpus), "count": rng.choice([1, 1, 2, 3, 4]),
             "request": LlamaCppRequest(
-                quant=rng.choice(PAGE_QUANTS), context=rng.choice([None, 4096, 32768, 100_000]),
+                quant=rng.choice(page_quants(model)), context=rng.choice([None, 4096, 32768, 100_000]),
                 users=rng.choice([1, 1, 3]), n_gpu_layers=rng.choice([None, None, 0, 1, 10, 999]),
                 n_cpu_moe=rng.choice([None, None, 0, 5]), cache_type=rng.choice(["f16", "q8_0", "q4_0"])),
         })
@@ -354,7 +354,8 @@ def test_the_javascript_planner_sizes_compressed_attention_as_plan_does(catalog,
     assert {reply["kv_cache_dtype"] for reply in got} == {"fp8"}
     # llama.cpp: its own stores per layer (a stream for each slot), every quant and cache type
     requests = [LlamaCppRequest(quant=quant, context=context, users=users, cache_type=cache)
-                for quant in ("Q4_K_M", "Q8_0") for context in (4096, 131072) for users in (1, 3) for cache in ("f16", "q8_0", "q4_0")]
+                for quant in ("Q4_K_M", "Q8_0", "MXFP4_MOE") for context in (4096, 131072) for users in (1, 3)
+                for cache in ("f16", "q8_0", "q4_0")]
     data = tables(catalog, [flash])
     data["questions"] = [{"model": flash.slug, "gpu": gpu.slug, "count": 2, "request": {
         "quant": r.quant, "context": r.context, "users": r.users, "nGpuLayers": None, "nCpuMoe": None, "cacheType": r.cache_type}}

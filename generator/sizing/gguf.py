@@ -72,6 +72,14 @@ PRESETS = {
 }
 # The quants a page lists, largest first.
 PAGE_QUANTS = ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M", "Q3_K_M", "Q2_K", "IQ4_XS")
+
+
+def page_quants(model: Model) -> tuple[str, ...]:
+    """The quants a model's page and calculator offer: PAGE_QUANTS, and MXFP4_MOE where the published
+    routed experts are MXFP4 (gpt-oss, DeepSeek-V4: the file that keeps them as they are)."""
+    arch = model.architecture
+    mxfp4 = arch.moe is not None and arch.formats.get("routed_experts") == "mxfp4"
+    return PAGE_QUANTS + (("MXFP4_MOE",) if mxfp4 else ())
 # llama-quant.cpp: a row width the type's block does not divide falls back to these.
 FALLBACK = {
     "Q2_K": "IQ4_NL", "Q3_K": "IQ4_NL", "IQ4_XS": "IQ4_NL", "IQ3_XXS": "IQ4_NL", "IQ3_S": "IQ4_NL",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from generator.catalog.records import Gpu, Model
 from generator.sizing.engine import engine_memory_bytes
-from generator.sizing.gguf import PAGE_QUANTS, GgufFile, gguf_file, gguf_sizable
+from generator.sizing.gguf import GgufFile, gguf_file, gguf_sizable, page_quants
 from generator.sizing.llama_cpp import (
     FIT_MARGIN, LlamaCppPlan, LlamaCppRequest, default_llama_cpp_context, every_layer, llama_cpp_plan,
 )
@@ -56,7 +56,7 @@ def own_gpu(model: Model, gpus: tuple[Gpu, ...]) -> OwnGpu | None:
     context = default_llama_cpp_context(model)
     rows = tuple(
         QuantFit(quant, gguf_file(model, quant), _smallest_holding(model, cards, quant, context))
-        for quant in PAGE_QUANTS
+        for quant in page_quants(model)
     )
     chosen = next(row for row in rows if row.quant == CHOSEN_QUANT)
     offload = None

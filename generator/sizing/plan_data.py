@@ -29,7 +29,7 @@ from generator.sizing.engine_vllm_compressed import attention_workspace, cache_s
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.fit import precisions_largest_first
 from generator.sizing.checkpoints import served_weights, sized_formats
-from generator.sizing.gguf import PAGE_QUANTS, gguf_sizable
+from generator.sizing.gguf import gguf_sizable, page_quants
 from generator.sizing.kv_cache import default_context
 from generator.sizing.layer_kinds import kind_bytes
 from generator.sizing.llama_cpp import (
@@ -51,7 +51,6 @@ CUSTOM_SHAPES = (1, 2, 4, 8)
 # Every MXFP4 padding an engine applies on some GPU (engine_vllm.vllm_mxfp4_padding).
 MXFP4_PADDINGS = ((64, 256), (128, 256), (256, 256))
 # Formats a page's llama.cpp calculator offers (own_gpu.py: the page's quants).
-LLAMA_CPP_QUANTS = PAGE_QUANTS
 
 
 def _fraction(value: Fraction) -> list[int]:
@@ -144,7 +143,7 @@ def _llama_cpp_tables(model: Model) -> dict:
     layer last) as an index into the quant's distinct layers [weights, experts, read, experts read];
     per cache type the bytes of one cell of one layer (llama_cpp.py)."""
     quants = {}
-    for quant in LLAMA_CPP_QUANTS:
+    for quant in page_quants(model):
         tables = llama_cpp_layers(model, quant)
         distinct = sorted(set(tables.layers))
         quants[quant] = {"file": [tables.file.tensor_bytes, tables.file.values, tables.file.file_bytes],
