@@ -14,7 +14,7 @@ from generator.sizing.formats import FORMATS, Format, FormatSize, bytes_by_compo
 from generator.sizing.kv_cache import SHORT_CONTEXT, KvCache, KvRoom, default_context, kv_cache, kv_room
 from generator.sizing.engine_sglang import SGLANG, pool_idle_layers
 from generator.sizing.engine_vllm import VLLM
-from generator.sizing.engine_vllm_compressed import row_bytes
+from generator.sizing.engine_vllm_compressed import PAGE_ALIGNMENT, row_bytes
 from generator.sizing.layer_kinds import CompressedLayers, layer_kinds
 from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
 from generator.sizing.setups import Setup, cheapest, gpus_for_weights, smallest_setup
@@ -151,6 +151,7 @@ class DetailedSizing:
     sglang_version: str = SGLANG.version
     compressed: tuple[CompressedLayers, ...] = ()  # DeepSeek-V4: the layers of each compression ratio
     vllm_row_bytes: int = 0  # DeepSeek-V4: one row as vLLM stores it (fp8_ds_mla)
+    vllm_page_alignment: int = PAGE_ALIGNMENT  # and the multiple its pages are padded to
     vllm_version: str = VLLM.version
 
     @property
@@ -260,10 +261,10 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         GpuRow(
             gpu=gpu,
             for_weights={key: gpus_for_weights(by_key[key], gpu) for key in GPU_TABLE_FORMATS},
-            plan=_fewest_that_start(model, gpu, context) if VLLM.gpu_reason(model, gpu) is None else None,
-            gpu_reason=VLLM.gpu_reason(model, gpu),
+            plan=_fewest_that_start(model, gpu, context) if reason is None else None,
+            gpu_reason=reason,
         )
-        for gpu in gpus
+        for gpu, reason in ((gpu, VLLM.gpu_reason(model, gpu)) for gpu in gpus)
     )
     serving = _serving(model, rows, context)
     rooms = (
