@@ -290,6 +290,9 @@ HOSTILE = [
      "architecture.attention.head_dim: must be a multiple of 32 and of every ratio, and indexer_head_dim of 128 "
      "(whole rows a token, whole scale groups)"),
     (FLASH_FILE, "  hash_layers: 3", "  hash_layers: 44", "architecture.hash_layers: must not exceed the 43 MoE layers"),
+    (FLASH_FILE, "  extra_layers: 1", "  extra_layers: 1\n  extra_layers_in_gguf: true",
+     "architecture.extra_layers_in_gguf: does not go with compressed attention (llama.cpp's converter writes its MTP layer "
+     "to a file of its own)"),
     (LLAMA_FILE, "  tied_embeddings: false", "  tied_embeddings: false\n  hyper_connections: 4",
      "architecture.hyper_connections: goes only with compressed attention (DeepSeek-V4)"),
     (LLAMA_FILE, "name: Llama-3.1-8B-Instruct", "name: Llama-3.1-8B-Instruct\nparams_without_prediction: true",

@@ -145,6 +145,8 @@ def _compressed_problems(arch: Architecture) -> list[tuple[bool, str, str]]:
          "must be a multiple of 32 and of every ratio, and indexer_head_dim of 128 (whole rows a token, whole scale groups)"),
         (not any(a.compress_ratios), "attention.compress_ratios", "needs at least one layer that compresses (4 or 128)"),
         (arch.hash_layers > arch.moe_layers, "hash_layers", f"must not exceed the {arch.moe_layers} MoE layers"),
+        (arch.extra_layers_in_gguf, "extra_layers_in_gguf",
+         "does not go with compressed attention (llama.cpp's converter writes its MTP layer to a file of its own)"),
         (arch.linear_attention is not None or arch.layer_pattern is not None or arch.layers_differ,
          "attention.kind", "compressed attention goes only with every layer alike (no linear_attention, pattern or blocks)"),
     ]
