@@ -182,8 +182,10 @@ def test_inputs_change_the_figures_and_the_address(page, server, fixture_catalog
     assert page.locator("#calculator [data-out='kv_tokens']").inner_text() == babel.number(expected["kv_tokens"])
     assert page.locator("#calculator [data-out='decode_tokens_per_second']").inner_text() == \
         babel.rate(expected["decode_tokens_per_second"]) + " tokens/s"
-    assert page.locator("#calculator [data-out='price_per_hour']").inner_text().startswith(
-        babel.money(Decimal(str(expected["price_per_hour"]))))
+    # every price shows the day it was read, as the pages write it (price_age.py, issue 5/8)
+    assert page.locator("#calculator [data-out='price_per_hour']").inner_text() == {
+        "en": f"{babel.money(Decimal(str(expected['price_per_hour'])))} per hour (price of September 25, 2026)",
+        "pt": f"{babel.money(Decimal(str(expected['price_per_hour'])))} por hora (preço de 25 de setembro de 2026)"}[lang]
     assert "gpu=h100-sxm" in page.url and "context=8192" in page.url and "users=4" in page.url
     # the language switch keeps the question
     other = "en" if lang == "pt" else "pt"

@@ -53,11 +53,14 @@ SEED_DIFFERENCES = {
     # the deploy link names the model and says where it goes (issue 7/7)
     "[Implante na Arrakis](/console/#/models?model=moonshotai/Kimi-K3).":
         "[Implante o Kimi-K3 na Arrakis](/console/#/models?model=moonshotai/Kimi-K3) (abre o console da Arrakis com este modelo selecionado).",
-    # "pelas 8" read like a time of day: "pelas 8 GPUs" (issue 7/7)
+    # "pelas 8" read like a time of day: "pelas 8 GPUs" (issue 7/7); every price shows the day it
+    # was read (issue 5/8; Arrakis's B300 price, content/gpus.yaml)
     "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 |":
-        "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs |",
+        "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs "
+        "(preço de 27 de agosto de 2026) |",
     "| QLoRA | 1.946 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 |":
-        "| QLoRA | 1.946 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs |",
+        "| QLoRA | 1.946 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs "
+        "(preço de 27 de agosto de 2026) |",
     # numbers in the "about" table are formatted per locale, like every other number on the page
     "| Parâmetros | `2.8T` |": "| Parâmetros | `2,8T` |",
     "| Janela de contexto (tokens) | `1,048,576` |": "| Janela de contexto (tokens) | `1.048.576` |",

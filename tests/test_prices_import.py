@@ -34,7 +34,8 @@ def test_a_csv_feed_rewrites_only_the_price_lines_and_the_next_build_shows_them(
     assert run(capsys, content_copy, feed) == (0, (
         f"{gpus}: 2 prices imported\n"
         "  h100-sxm: 2.69 (RunPod Community Cloud, 2026-09-25) → 2.49 (RunPod, 2026-11-28)\n"
-        "  mi325x: no price → 2.10 (Vultr, 2026-11-20)\n"), "")
+        "  mi325x: no price → 2.10 (Vultr, 2026-11-20)\n"
+        f"{content_copy / 'site.yaml'}: prices_date 2026-09-25 → 2026-11-28 (the day the newest price was read)\n"), "")
     after = gpus.read_text(encoding="utf-8").split("\n")
     changed = [line for line in after if line not in before]
     assert changed == [
@@ -43,8 +44,11 @@ def test_a_csv_feed_rewrites_only_the_price_lines_and_the_next_build_shows_them(
     ]
     assert [line for line in before if line not in after] == [next(line for line in before if "value: 2.69" in line)]
     assert before[0].startswith("#") and after[0] == before[0]  # comments kept
-    assert "| Price per GPU-hour | $2.49 (RunPod, November 28, 2026) |" in gpu_page(content_copy)
-    assert "| Preço por GPU-hora | US$\u00a02,49 (RunPod, 28 de novembro de 2026) |" in gpu_page(content_copy, "pt")
+    assert "| Price per GPU-hour | $2.49 (RunPod, price of November 28, 2026) |" in gpu_page(content_copy)
+    assert "| Preço por GPU-hora | US$\u00a02,49 (RunPod, preço de 28 de novembro de 2026) |" in gpu_page(content_copy, "pt")
+    # the pages count a price's age from the newest reading: the L4's, of 2026-01-01, is now stale
+    site = (content_copy / "site.yaml").read_text(encoding="utf-8")
+    assert "prices_date: 2026-11-28\n" in site and site.count("\n") == (ROOT / "content" / "site.yaml").read_text().count("\n")
 
 
 def test_a_json_feed(tmp_path, content_copy, capsys):

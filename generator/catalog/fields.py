@@ -183,6 +183,7 @@ GPU_FIELDS = {
 }
 # The keys a GPU's price carries besides value, source and note, and their checks.
 PRICE_EXTRA_KEYS = {"provider": schema.plain_text, "date": DATE}
+PRICE_EXTRA_KEYS_SAID = {"provider": "provider that asks it", "date": "day it was read, YYYY-MM-DD"}
 
 SITE_FIELDS = {
     "brand": Field(schema.plain_text, required=True),

@@ -6,13 +6,16 @@ This is the only module that reads content/. Every problem found is reported at 
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 from typing import Callable
 
-from generator.catalog.fields import GPU_FIELDS, PRICE_EXTRA_KEYS, SITE_FIELDS
+from generator.catalog.fields import GPU_FIELDS, PRICE_EXTRA_KEYS, PRICE_EXTRA_KEYS_SAID, SITE_FIELDS
 from generator.catalog.model_reader import read_model
+from generator.catalog.price_age import STALE_AFTER_DAYS, price_age_days, price_is_stale
 from generator.catalog.records import Catalog, Gpu, Model, Site
 from generator.catalog.schema import Problems, read_record
 from generator.catalog.yaml_file import YamlFile, YamlSyntaxError, read_yaml
@@ -72,6 +75,10 @@ def _price_info(file: YamlFile, entry: dict, values: dict, prefix: str, problems
     info = {}
     for key, check in PRICE_EXTRA_KEYS.items():
         if raw.get(key) is None:
+            if "price_per_gpu_hour" in values:  # every price on a page shows who asked it and when
+                where = f"{prefix}price_per_gpu_hour.{key}"
+                problems.add(file, where, where, f"required with a price (the {PRICE_EXTRA_KEYS_SAID[key]})")
+                return None
             continue
         try:
             info[key] = check(raw[key])
@@ -121,6 +128,13 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
     site_file = _read(content_dir / "site.yaml", problems, content_dir)
     site = _site(site_file, problems) if site_file else None
     gpus = _read_gpus(content_dir / "gpus.yaml", problems, content_dir)
+    if site is not None and site_file is not None:
+        for gpu in gpus:
+            if gpu.price_date is not None and gpu.price_date > site.prices_date:  # ISO dates order as text
+                problems.add(site_file, "prices_date", "prices_date",
+                             f"{site.prices_date} is before {gpu.slug}'s price ({gpu.price_date}); it is the day the "
+                             "prices were read, from which their age is counted: set it to that day")
+                break
 
     model_paths = sorted((content_dir / "models").glob("*.yaml"))
     if not model_paths:
@@ -149,7 +163,22 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
     if problems.lines:
         raise CatalogError(problems.lines)
     assert site is not None
-    return Catalog(site=site, gpus=tuple(gpus), models=tuple(models))
+    dated = tuple(replace(gpu, price_stale=price_is_stale(gpu.price_date, site.prices_date)) for gpu in gpus)
+    return Catalog(site=site, gpus=dated, models=tuple(models))
+
+
+def stale_price_lines(content_dir: Path, today: dt.date) -> list[str]:
+    """One line per price read more than STALE_AFTER_DAYS days before `today`, where gpus.yaml has
+    it: what `check` says beside a clean catalog (a stale price is shown, marked, not refused)."""
+    problems = Problems()
+    content_dir = Path(content_dir).absolute()
+    file = _read(content_dir / "gpus.yaml", problems, content_dir)
+    for index, gpu in enumerate(_gpus(file, problems) if file else []):
+        if price_is_stale(gpu.price_date, today):
+            where = f"gpus.{index}.price_per_gpu_hour.date"
+            problems.add(file, where, where, f"stale: {gpu.slug}'s price was read {price_age_days(gpu.price_date, today)} days "
+                         f"ago ({gpu.price_date}; stale after {STALE_AFTER_DAYS}): refresh it (prices import)")
+    return problems.lines
 
 
 def load_gpus(path: Path) -> tuple[Gpu, ...]:

@@ -20,11 +20,13 @@ from pathlib import Path
 
 from generator.catalog.bounded_read import FileRefused, read_regular_file
 from generator.catalog.fields import DATE, PRICE
+from generator.catalog.price_offers import FEED_HOME, OfferFeedError, cheapest_offers, is_offer_snapshot, provider_name
 from generator.catalog.records import Gpu
 from generator.catalog.schema import note_text, plain_text, shown
 from generator.catalog.yaml_file import MAX_FILE_BYTES
 
 COLUMNS = ("gpu", "price_per_gpu_hour", "provider", "date", "source")
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 MAX_ROWS = 10_000  # a feed lists GPU types, not offers: far fewer in practice
 
 
@@ -148,14 +150,18 @@ def _row(line: int, record: dict, path: Path, gpus: dict[str, Gpu], today: dt.da
     return PriceRow(line, values["gpu"], values["price_per_gpu_hour"], values["provider"], values["date"], values["source"]), []
 
 
-def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> list[PriceRow]:
-    """Every row of the feed, checked; PriceFeedError with one line per problem otherwise."""
+def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> tuple[list[PriceRow], list[str]]:
+    """Every row of the feed, checked, and the lines to say beside them; PriceFeedError with one
+    line per problem otherwise. A daily offer snapshot (price_offers.py) gives one row per catalog
+    GPU it prices, the rows it skips said in those lines."""
     try:
         text = read_regular_file(path, MAX_FILE_BYTES, "the most a price feed may hold").decode("utf-8-sig")
     except (OSError, FileRefused) as error:
         raise PriceFeedError([f"{path}: cannot read it ({getattr(error, 'strerror', None) or error})"]) from None
     except UnicodeDecodeError:
         raise PriceFeedError([f"{path}: not UTF-8 text"]) from None
+    if path.suffix.lower() == ".json" and text.lstrip().startswith("{"):
+        return _offer_rows(text, path, gpus, today)
     records = _json_records(text, path) if path.suffix.lower() == ".json" else _csv_records(text, path)
     by_slug = {gpu.slug: gpu for gpu in gpus}
     rows, problems, seen = [], [], {}
@@ -172,7 +178,31 @@ def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> list[P
         raise PriceFeedError(problems)
     if not rows:
         raise PriceFeedError([f"{path}: no price rows"])
-    return rows
+    return rows, []
+
+
+def _offer_rows(text: str, path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> tuple[list[PriceRow], list[str]]:
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as error:
+        raise PriceFeedError([f"{path}: {shown(error.args[0])}: duplicate key in an object"]) from None
+    except (json.JSONDecodeError, RecursionError, ValueError) as error:
+        message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply or a number too long"
+        raise PriceFeedError([f"{path}: not JSON ({message})"]) from None
+    if not is_offer_snapshot(data):
+        raise PriceFeedError([f"{path}:1: must be a JSON list of objects with the keys {', '.join(COLUMNS)}, or a "
+                              "daily offer snapshot (an object with an \"offers\" list)"])
+    try:
+        offers, notes = cheapest_offers(data, gpus, today)
+    except OfferFeedError as error:
+        raise PriceFeedError([f"{path}: {error}"]) from None
+    snapshot = data.get("date") if isinstance(data.get("date"), str) and DAY.fullmatch(data["date"]) else None
+    where = f"{FEED_HOME} (daily snapshot{' of ' + snapshot if snapshot else ''})"
+    rows = [PriceRow(offer.index, offer.slug, offer.price, provider_name(offer), offer.date,
+                     f"{offer.source_url} ; {where}") for offer in offers]
+    if not rows:
+        raise PriceFeedError([f"{path}: no firm on-demand offer of a catalog GPU"] + [f"{path}: {note}" for note in notes])
+    return rows, [f"{path}: {note}" for note in notes]
 
 
 def _yaml_text(text: str) -> str:

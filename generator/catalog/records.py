@@ -361,6 +361,7 @@ class Gpu:
     price_per_gpu_hour: Decimal | None = None  # in the site's currency; None: not known
     price_provider: str | None = None
     price_date: str | None = None
+    price_stale: bool = False  # read more than 90 days before site.yaml's prices_date (price_age.py)
     sources: Mapping[str, Source] = field(default_factory=_no_sources)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import re
 import tempfile
 import sys
 import time
@@ -13,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from generator.catalog.add_model import add_model
-from generator.catalog.loader import CatalogError, load_catalog, load_gpus
+from generator.catalog.loader import CatalogError, load_catalog, load_gpus, stale_price_lines
 from generator.catalog.checkpoint import CheckpointError
 from generator.languages import LANGUAGES
 from generator.sizing.setups import RUNTIME_OVERHEAD
@@ -37,6 +38,8 @@ from generator.site.errors import BuildError
 from generator.site.progress import Progress
 from generator.catalog.file_writes import catalog_lock, replace_file
 from generator.catalog.price_feed import PriceFeedError, read_price_feed, rewrite_prices
+from generator.catalog.price_offers import FEED_URL
+from generator.catalog.price_age import STALE_AFTER_DAYS
 
 DESCRIPTION = """\
 VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese and English.
@@ -135,15 +138,21 @@ def _parser() -> argparse.ArgumentParser:
     feed = price_commands.add_parser(
         "import",
         parents=[content],
-        help="read a CSV or JSON price feed and write the prices into gpus.yaml",
+        help="read a price feed (CSV, JSON, or a daily offer snapshot) and write the prices into gpus.yaml",
         description="Read a price feed, a CSV with the header gpu,price_per_gpu_hour,provider,date,source "
         "or a JSON list of objects with those keys (a .json file), and check every row: a GPU slug of "
         "gpus.yaml, a positive price (USD per GPU-hour), an ISO date not after today, a provider and a "
         "source. Only if every row is valid, rewrite those GPUs' prices in gpus.yaml in place (comments, "
         "order and every other line kept) and print what changed. Any bad row: one line per problem "
-        "with its line in the feed, exit code 2, nothing written.",
+        "with its line in the feed, exit code 2, nothing written. A .json file that is one object with an "
+        "\"offers\" list is a daily snapshot of the public GPU price feed (gpurentalprices.com, "
+        f"{FEED_URL}): each catalog GPU gets its cheapest firm on-demand offer of the last "
+        f"{STALE_AFTER_DAYS} days, with its provider, day and source page; rows that break the feed's "
+        "schema, other cards and other tiers are skipped and said on stderr; the operator's own prices "
+        "(provider = site.yaml's brand) and prices read later than the feed's are kept. The newest "
+        "price moves site.yaml's prices_date, from which pages count a price's age.",
     )
-    feed.add_argument("feed", metavar="FILE", type=Path, help="the feed: .csv, or .json")
+    feed.add_argument("feed", metavar="FILE", type=Path, help="the feed: .csv, .json, or a daily snapshot (.json)")
     add = commands.add_parser(
         "add-model",
         parents=[content],
@@ -224,7 +233,11 @@ def _run(args) -> int:
               f"(available: {', '.join(LANGUAGES)})", file=sys.stderr)
         return 2
     if args.command == "check":
-        print(f"{args.content}: {len(catalog.models)} models, {len(catalog.gpus)} GPUs, no problems.")
+        stale = stale_price_lines(args.content, datetime.date.today())
+        print(f"{args.content}: {len(catalog.models)} models, {len(catalog.gpus)} GPUs, no problems"
+              + (f"; {len(stale)} stale price{'s' if len(stale) != 1 else ''}:" if stale else "."))
+        for line in stale:
+            print(line)
         return 0
     if args.command == "size":
         return _size(catalog, args)
@@ -357,13 +370,22 @@ def _plan_llama_cpp(model, gpu, args) -> int:
 
 def _import_prices(catalog, args) -> int:
     try:
-        rows = read_price_feed(args.feed, catalog.gpus, datetime.date.today())
+        rows, notes = read_price_feed(args.feed, catalog.gpus, datetime.date.today())
     except PriceFeedError as error:
         for problem in error.problems:
             print(_one_line(problem), file=sys.stderr)
         count = len(error.problems)
         print(f"{count} problem{'s' if count != 1 else ''} in {args.feed}; nothing written.", file=sys.stderr)
         return 2
+    for note in notes:  # rows of a daily snapshot that do not count, and why
+        print(_one_line(note), file=sys.stderr)
+    if notes:
+        rows, kept = _prices_to_keep(catalog, rows)
+        for line in kept:
+            print(line, file=sys.stderr)
+        if not rows:
+            print(f"prices: {args.feed}: no price to change; nothing written", file=sys.stderr)
+            return 0
     target = args.content / "gpus.yaml"
     try:
         with catalog_lock(args.content):  # a second import waits, then reads this one's prices
@@ -371,6 +393,22 @@ def _import_prices(catalog, args) -> int:
     except OSError as error:
         print(f"prices: {target}: {error.strerror or error}; nothing written", file=sys.stderr)
         return 1
+
+
+def _prices_to_keep(catalog, rows):
+    """A daily snapshot's rows without those that would replace the operator's own price (its
+    provider is site.yaml's brand) or a price read later; and one line for each row left out."""
+    by_slug = {gpu.slug: gpu for gpu in catalog.gpus}
+    kept, lines = [], []
+    for row in rows:
+        gpu = by_slug[row.gpu]
+        if gpu.price_provider == catalog.site.brand:
+            lines.append(f"  {row.gpu}: keeps {catalog.site.brand}'s own price ({gpu.price_per_gpu_hour}, {gpu.price_date})")
+        elif gpu.price_date is not None and gpu.price_date > row.date:
+            lines.append(f"  {row.gpu}: keeps its price read {gpu.price_date}, later than the feed's {row.date}")
+        else:
+            kept.append(row)
+    return kept, lines
 
 
 def _rewrite_prices(target: Path, rows) -> int:
@@ -401,7 +439,19 @@ def _rewrite_prices(target: Path, rows) -> int:
         old = before[row.gpu]
         was = "no price" if old.price_per_gpu_hour is None else f"{old.price_per_gpu_hour} ({old.price_provider}, {old.price_date})"
         print(f"  {row.gpu}: {was} → {row.price} ({row.provider}, {row.date})")
+    _move_prices_date(target.parent / "site.yaml", max(row.date for row in rows))
     return 0
+
+
+def _move_prices_date(site_file: Path, newest: str) -> None:
+    """site.yaml's prices_date (the day the prices were read, from which the pages count their age)
+    moved to `newest` when that is later; every other line as it was."""
+    text = site_file.read_bytes().decode("utf-8")
+    match = re.search(r"^prices_date: *['\"]?(\d{4}-\d{2}-\d{2})['\"]? *(?=\r?$)", text, re.MULTILINE)
+    if match is None or match.group(1) >= newest:
+        return
+    replace_file(site_file, text[:match.start()] + f"prices_date: {newest}" + text[match.end():], site_file.parent)
+    print(f"{site_file}: prices_date {match.group(1)} → {newest} (the day the newest price was read)")
 
 
 def _not_run_words(not_run: NotRun) -> str:

@@ -26,6 +26,7 @@ from babel.numbers import format_currency, format_decimal, format_percent, get_g
 from generator.site import view_models as page_models
 from generator.site import paths
 from generator.catalog.records import LocalizedText, Site
+from generator.catalog.price_age import STALE_AFTER_DAYS
 from generator.languages import LANGUAGES, load_translations
 from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.llama_cpp import LLAMA_CPP, RAM_BANDWIDTH
@@ -148,6 +149,7 @@ class Renderer:
         self.ngettext = translations.ngettext
         env.globals.update(_=self.translate, gettext=self.translate, ngettext=self.translate_plural)
         env.globals["machine_size"] = MACHINE_SIZE  # "more than one 8-GPU machine"
+        env.globals["stale_after_days"] = STALE_AFTER_DAYS  # "price of …, over 90 days old"
         env.globals.update(calculator_limits=CALCULATOR_LIMITS, serving_engines=tuple(SERVING_ENGINES.values()),
                            llama_cpp_ram_bandwidth=RAM_BANDWIDTH, llama_cpp=LLAMA_CPP)
         env.filters.update(

@@ -38,6 +38,9 @@
         return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: "halfEven" }).format(value);
       },
       money: function (amount) { return new Intl.NumberFormat(locale, { style: "currency", currency: currency }).format(amount); },
+      date: function (iso) {  // render.py date: Babel's long style, 27 de julho de 2026, July 27, 2026
+        return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso + "T00:00:00Z"));
+      },
       // [singular, plural] as gettext gives them for 1 and 2: the form the language uses for `count`
       plural: function (forms, count) { return new Intl.PluralRules(locale).select(count) === "one" ? forms[0] : forms[1]; },
     };
@@ -210,8 +213,16 @@
     if (element.getAttribute("data-value") !== String(raw)) element.setAttribute("data-value", String(raw));
   }
 
+  // A price per hour and when it was read: "$0.80 per hour (price of January 1, 2026, over 90 days old)"
+  // (_macros.md.j2 price_read); a GPU of the reader's own has no price
+  function priceShown(amount, gpu, text, format) {
+    var shown = fill(text.per_hour, { value: format.money(amount) });
+    if (!gpu.price_date) return shown;
+    return shown + " (" + fill(gpu.price_stale ? text.price_of_stale : text.price_of, { date: format.date(gpu.price_date) }) + ")";
+  }
+
   // The figures of `plan --engine llama.cpp --json` (planner.js llamaCppPlan).
-  function showLlamaCpp(root, out, text, format, why) {
+  function showLlamaCpp(root, out, gpu, text, format, why) {
     function gb(bytes) { return fill(text.gb, { value: format.gb(bytes) }); }
     setOut(root, "starts", out.starts ? text.yes : text.no, out.starts);
     setOut(root, "gguf_file_bytes", gb(out.gguf_file_bytes), out.gguf_file_bytes);
@@ -225,7 +236,7 @@
     setOut(root, "decode_tokens_per_second", !out.starts ? "–" : out.decode_tokens_per_second === null ? text.not_published
       : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), out.starts && out.decode_tokens_per_second);
     setOut(root, "price_per_hour", !out.starts ? "–" : out.price_per_hour === null ? text.no_price
-      : fill(text.per_hour, { value: format.money(out.price_per_hour) }), out.starts && out.price_per_hour);
+      : priceShown(out.price_per_hour, gpu, text, format), out.starts && out.price_per_hour);
     setOut(root, "command", out.starts ? out.command : text.does_not_start_command + "\n" + out.command, out.starts);
     why.textContent = out.starts ? "" : text.llama_does_not_fit;
     setHidden(why, out.starts);
@@ -260,7 +271,7 @@
           return;
         }
         if (engine === shared.llama_cpp.key) {
-          showLlamaCpp(root, P.llamaCppPlan(model, shared, asked.gpu, asked.count, asked.request), text, format, why);
+          showLlamaCpp(root, P.llamaCppPlan(model, shared, asked.gpu, asked.count, asked.request), asked.gpu, text, format, why);
           writeAddress(form, names);
           return;
         }
@@ -281,7 +292,7 @@
         setOut(root, "decode_tokens_per_second", !ran ? "–" : out.decode_tokens_per_second === null ? text.not_published
           : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), ran && out.decode_tokens_per_second);
         setOut(root, "price_per_hour", !ran ? "–" : out.price_per_hour === null ? text.no_price
-          : fill(text.per_hour, { value: format.money(out.price_per_hour) }), ran && out.price_per_hour);
+          : priceShown(out.price_per_hour, asked.gpu, text, format), ran && out.price_per_hour);
         // the command printed is one that starts: the remedy's, when the flags asked do not
         // (no checkpoint at the bits asked: no command, never one that loads other weights)
         setOut(root, "command", out.remedy ? out.remedy.command : out.starts ? out.command : out.command === null ? "–"

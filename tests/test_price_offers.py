@@ -1,0 +1,139 @@
+"""`prices import` reads the public daily GPU price feed in its own format (a snapshot of offers):
+one price per catalog GPU, the cheapest firm on-demand offer, with its provider, day and page.
+The sample is real rows of the feed (tests/data/price_feed/README.md)."""
+
+import copy
+import datetime as dt
+import json
+from decimal import Decimal
+
+import pytest
+
+from generator.catalog.loader import load_catalog
+from generator.catalog.price_offers import cheapest_offers, provider_name
+from generator.cli.main import main
+from tests.conftest import FIXTURE, ROOT, twin
+
+SAMPLE = ROOT / "tests" / "data" / "price_feed" / "snapshot-2026-10-10-sample.json"
+DAY_AFTER = dt.date(2026, 10, 11)
+
+
+@pytest.fixture
+def snapshot():
+    return json.loads(SAMPLE.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def gpus():
+    return load_catalog(FIXTURE).gpus
+
+
+def test_each_catalog_gpu_gets_its_cheapest_firm_on_demand_offer(snapshot, gpus):
+    offers, notes = cheapest_offers(snapshot, gpus, DAY_AFTER)
+    assert [(o.slug, o.price, provider_name(o), o.date, o.source_url) for o in offers] == [
+        # Spheron's spot B300 at 5.84 is interruptible: its on-demand 12.36 counts
+        ("b300", Decimal("12.36"), "Spheron", "2026-10-10", "https://www.spheron.network/pricing/"),
+        # Hyperstack's reserved 2.72 is a term, not by the hour; Scaleway asks 3.5778
+        ("h100-sxm", Decimal("3.2"), "Hyperstack", "2026-10-10", "https://www.hyperstack.cloud/gpu-pricing"),
+        # Together AI's spot 2.99 is interruptible
+        ("h200", Decimal("5.99"), "Together AI", "2026-10-10", "https://www.together.ai/pricing"),
+        # RunPod's "secure" tier is firm: 2.39 beats Hot Aisle's 2.99 and Crusoe's 3.45
+        ("mi300x", Decimal("2.39"), "RunPod Secure Cloud", "2026-10-10", "https://www.runpod.io/pricing"),
+    ]
+    # the MI325X has only a spot offer (Vultr, 2.00): no price; B200 and GB200 are not in the fixture
+    # catalog; `h100` and `v100` do not name one card (SXM or PCIe; the 16 GB V100 is not the 32 GB)
+    assert notes == ["priced in the feed, not in gpus.yaml: b200, gb200",
+                     "GPU ids mapped to no catalog GPU (GPU_SLUGS in price_offers.py): 'h100', 'v100'"]
+
+
+def test_left_out_providers_never_win(snapshot, gpus):
+    """Daytona's B200 at 6.25 is the GPU's rate alone and Prime Intellect's 3.49 an aggregator's home
+    page: with a catalog B200, Lambda's 6.69 is the price."""
+    b200 = next(g for g in load_catalog(ROOT / "content").gpus if g.slug == "b200")
+    offers, _ = cheapest_offers(snapshot, gpus + (b200,), DAY_AFTER)
+    assert [(o.price, provider_name(o)) for o in offers if o.slug == "b200"] == [(Decimal("6.69"), "Lambda")]
+
+
+def _offer(**changes):
+    row = {"provider": "tensordock", "gpu": "rtx-4090", "vram_gb": 24, "usd_hr": 0.35, "kind": "on-demand",
+           "source_url": "https://www.tensordock.com/cloud-gpus.html", "fetched_at": "2026-10-10T08:47:03.141Z"}
+    return {**row, **changes}
+
+
+@pytest.mark.parametrize("row, note", [
+    (_offer(usd_hr=-1), "usd_hr: must be a number from 0.0001 to 10^6 (got -1)"),
+    (_offer(usd_hr="0.35"), "usd_hr: must be a number from 0.0001 to 10^6 (got '0.35')"),
+    (_offer(fetched_at="yesterday"), "fetched_at: must be an ISO 8601 UTC time like 2026-10-10T08:47:03Z (got 'yesterday')"),
+    (_offer(fetched_at="2026-10-12T00:00:00Z"), "fetched_at: 2026-10-12 is in the future (today is 2026-10-11)"),
+    (_offer(source_url="javascript:alert(1)"), None),
+    (_offer(provider="a\nb"), None),
+    (_offer(vram_gb=True), "vram_gb: must be a number of GB from 0 to 10,000 (got True)"),
+    ("h100", "must be an object (got 'h100')"),
+])
+def test_a_bad_row_is_skipped_with_its_reason_and_the_others_still_count(snapshot, gpus, row, note):
+    snapshot["offers"].append(row)
+    offers, notes = cheapest_offers(snapshot, gpus, DAY_AFTER)
+    assert "rtx-4090" not in {o.slug for o in offers}
+    assert {o.slug for o in offers} == {"b300", "h100-sxm", "h200", "mi300x"}
+    skipped = [line for line in notes if line.startswith("offers[22]: ")]
+    assert len(skipped) == 1 and skipped[0].endswith(" (row skipped)"), notes
+    if note:
+        assert skipped[0] == f"offers[22]: {note} (row skipped)"
+
+
+def test_an_offer_older_than_90_days_is_not_imported(snapshot, gpus):
+    snapshot["offers"].append(_offer(fetched_at="2026-07-12T06:00:00Z"))  # 91 days before 2026-10-11
+    offers, notes = cheapest_offers(snapshot, gpus, DAY_AFTER)
+    assert "rtx-4090" not in {o.slug for o in offers}
+    assert "offers[22]: rtx-4090 from tensordock: fetched 2026-07-12, 91 days ago (over 90: row skipped)" in notes
+    snapshot["offers"][-1] = _offer(fetched_at="2026-07-13T06:00:00Z")  # 90 days: still fresh
+    offers, _ = cheapest_offers(snapshot, gpus, DAY_AFTER)
+    assert [(o.price, o.date) for o in offers if o.slug == "rtx-4090"] == [(Decimal("0.35"), "2026-07-13")]
+
+
+def test_another_card_under_the_same_id_is_skipped(snapshot, gpus):
+    snapshot["offers"].append(_offer(vram_gb=48, usd_hr=0.30))  # a 48 GB RTX 4090 is not the catalog's 24 GB one
+    offers, notes = cheapest_offers(snapshot, gpus, DAY_AFTER)
+    assert "rtx-4090" not in {o.slug for o in offers}
+    assert "offers[22]: rtx-4090 of 48 GB is not the catalog's RTX 4090 of 24 GB (row skipped)" in notes
+
+
+def _dated_yesterday(snapshot) -> dict:
+    """The sample with every offer fetched yesterday: the CLI counts the age from today's date."""
+    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    moved = copy.deepcopy(snapshot)
+    for row in moved["offers"]:
+        row["fetched_at"] = yesterday + row["fetched_at"][10:]
+    return moved
+
+
+def test_the_cli_imports_a_snapshot_keeps_the_operators_own_price_and_says_what_it_skips(
+        tmp_path, content_copy, capsys, snapshot):
+    feed = tmp_path / "latest.json"
+    feed.write_text(json.dumps(_dated_yesterday(snapshot)), encoding="utf-8")
+    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1:4] == [
+        f"  h100-sxm: 2.69 (RunPod Community Cloud, 2026-09-25) → 3.2 (Hyperstack, {yesterday})",
+        f"  h200: 3.59 (RunPod Community Cloud, 2026-09-25) → 5.99 (Together AI, {yesterday})",
+        f"  mi300x: 2.39 (RunPod, 2026-08-27) → 2.39 (RunPod Secure Cloud, {yesterday})",
+    ]
+    assert "  b300: keeps Arrakis's own price (4.6, 2026-08-27)" in err.splitlines()
+    assert f"{feed}: priced in the feed, not in gpus.yaml: b200, gb200" in err.splitlines()
+    catalog = load_catalog(content_copy)
+    by_slug = {g.slug: g for g in catalog.gpus}
+    assert (by_slug["b300"].price_per_gpu_hour, by_slug["b300"].price_provider) == (Decimal("4.6"), "Arrakis")
+    assert by_slug["rtx-4090"].price_date == "2026-09-25"  # not in the feed: kept as it was
+    assert by_slug["h200"].sources["price_per_gpu_hour"].parts[0] == ("https://www.together.ai/pricing", True)
+    assert catalog.site.prices_date == yesterday
+    assert "$5.99 (Together AI, price of " in twin(catalog, "en", "gpus/h200")
+
+
+def test_a_snapshot_that_is_not_one_is_refused_and_nothing_is_written(tmp_path, content_copy, capsys):
+    before = (content_copy / "gpus.yaml").read_bytes()
+    feed = tmp_path / "latest.json"
+    feed.write_text(json.dumps({"date": "2026-10-10", "offers": {"h100-sxm": 2.0}}), encoding="utf-8")
+    assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == f"{feed}: offers: must be a list of offers (got {{'h100-sxm': 2.0}})"
+    assert (content_copy / "gpus.yaml").read_bytes() == before
