@@ -137,3 +137,18 @@ def test_a_snapshot_that_is_not_one_is_refused_and_nothing_is_written(tmp_path, 
     assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 2
     assert capsys.readouterr().err.splitlines()[0] == f"{feed}: offers: must be a list of offers (got {{'h100-sxm': 2.0}})"
     assert (content_copy / "gpus.yaml").read_bytes() == before
+
+
+def test_a_scheduled_workflow_fetches_the_feed_imports_it_and_opens_a_pull_request():
+    import yaml
+
+    from generator.catalog.price_offers import FEED_URL
+
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "prices.yml").read_text(encoding="utf-8"))
+    triggers = workflow[True]  # YAML 1.1 reads the key `on` as true
+    assert triggers["schedule"][0]["cron"] and "workflow_dispatch" in triggers
+    steps = workflow["jobs"]["import"]["steps"]
+    runs = " ".join(step.get("run", "") for step in steps)
+    assert FEED_URL in runs and "generator prices import" in runs and "generator check" in runs
+    pull_request = next(step for step in steps if step.get("uses", "").startswith("peter-evans/create-pull-request@"))
+    assert pull_request["with"]["add-paths"].split() == ["content/gpus.yaml", "content/site.yaml"]
