@@ -239,6 +239,16 @@ def test_the_models_index_sorts_and_filters(page, server, fixture_catalog, lang)
     page.goto(f"{server}{lang}/models.html?bits=4&fits-in-gb=100")
     page.wait_for_function("!document.querySelector('[data-vram-index] form').hidden")
     rows = "[...document.querySelectorAll('tr[data-model]')].filter(r => !r.hidden)"
+    # served newest first, the release date column marked so (fixture dates, tests/fixtures/catalog/models)
+    assert page.evaluate("() => [...document.querySelectorAll('tr[data-model]')].map(r => r.dataset.model)") == [
+        "kimi-k3", "qwen3-next-80b-a3b-instruct", "deepseek-v3", "llama-3-1-8b-instruct", "deepseek-v2",
+        "mistral-7b-v0-1"]
+    assert page.get_attribute("th:has(button[data-sort=released])", "aria-sort") == "descending"
+    assert page.locator("tr[data-model=kimi-k3] time").inner_text() == {"en": "July 27, 2026", "pt": "27 de julho de 2026"}[lang]
+    page.click("button[data-sort=released]")  # a first click reverses the served order: oldest first
+    assert page.evaluate("() => [...document.querySelectorAll('tr[data-model]')].map(r => r.dataset.released)") == [
+        "2023-09-27", "2024-05-06", "2024-07-23", "2024-12-26", "2025-09-11", "2026-07-27"]
+    assert page.get_attribute("th:has(button[data-sort=released])", "aria-sort") == "ascending"
     visible = page.evaluate(f"() => {rows}.map(r => Number(r.dataset.bytes4))")
     assert visible and all(size <= 100e9 for size in visible)
     assert page.locator("tr[data-model]").count() == len(fixture_catalog.models)

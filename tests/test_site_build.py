@@ -85,8 +85,10 @@ def test_head_has_canonical_and_absolute_hreflang_alternates(site):
 def test_twins_hold_the_seed_numbers_in_each_locale_format(site):
     pt = html(site, "pt/models/kimi-k3.html.md")
     en = html(site, "en/models/kimi-k3.html.md")
-    assert "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs |" in pt
-    assert "| 4 bits | 1,668 GB: 8 × [B300](/en/gpus/b300.html.md), from $36.80 per hour for the 8 GPUs |" in en
+    assert ("| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs "
+            "(preço de 27 de agosto de 2026) |") in pt
+    assert ("| 4 bits | 1,668 GB: 8 × [B300](/en/gpus/b300.html.md), from $36.80 per hour for the 8 GPUs "
+            "(price of August 27, 2026) |") in en
     assert not (site / "pt/models/kimi-k3.html.html").exists()
 
 

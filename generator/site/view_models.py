@@ -124,8 +124,8 @@ class ModelsIndexPage:
 
     @property
     def rows(self) -> tuple[ModelRow, ...]:
-        """Every row, by name (the page's one table; the Markdown twin keeps a table per family)."""
-        return tuple(sorted((row for _, rows in self.families for row in rows), key=lambda r: (r.model.name.lower(), r.model.slug)))
+        """Every row, newest first (the page's one table; the Markdown twin keeps a table per family)."""
+        return newest_first(row for _, rows in self.families for row in rows)
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,16 @@ class HomePage:
     gpu_count: int
     rule: HeadlineRule
     machine_shapes: tuple[int, ...]
+    newest: tuple[ModelRow, ...]  # the latest releases, newest first
+
+
+NEWEST_ON_HOME = 8  # the releases the landing page lists
+
+
+def newest_first(rows) -> tuple[ModelRow, ...]:
+    """Rows by release date, newest first; undated ones last; by name within a date."""
+    by_name = sorted(rows, key=lambda r: (r.model.name.lower(), r.model.slug))
+    return tuple(sorted(by_name, key=lambda r: r.model.release_date or "", reverse=True))  # stable: names stay in order
 
 
 @dataclass(frozen=True)
@@ -285,7 +295,7 @@ def _families(rows: tuple[ModelRow, ...]) -> tuple[tuple[str, tuple[ModelRow, ..
     families: dict[str, list[ModelRow]] = {}
     for row in rows:
         families.setdefault(row.model.family, []).append(row)
-    return tuple((name, tuple(families[name])) for name in sorted(families, key=lambda name: (name.lower(), name)))
+    return tuple((name, newest_first(families[name])) for name in sorted(families, key=lambda name: (name.lower(), name)))
 
 
 @dataclass(frozen=True)
@@ -315,7 +325,8 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
     )
     rows = tuple(_model_row(m, gpus) for m in models)
     specs = [
-        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus))),
+        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus),
+                                           tuple(r for r in newest_first(rows) if r.model.release_date)[:NEWEST_ON_HOME])),
         PageSpec("models", lambda: ModelsIndexPage("models", _families(rows), RULE)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
         PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus)),

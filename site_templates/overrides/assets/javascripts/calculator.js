@@ -373,7 +373,8 @@
     }).catch(function () { form.hidden = true; });
   }
 
-  // Header buttons sort the rows by their data-<key> value (as text, or as numbers).
+  // Header buttons sort the rows by their data-<key> value (as text, or as numbers); a first click
+  // sorts ascending (the models index is served newest first, so it reverses that order).
   function makeSortable(root, body) {
     var sortKey = null, ascending = true;
     root.querySelectorAll("button[data-sort]").forEach(function (button) {
