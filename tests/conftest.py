@@ -48,6 +48,31 @@ def catalog():
 
 
 @pytest.fixture(scope="session")
+def seed_catalog(catalog):
+    """The shipped catalog with the seed page's price list: the brand's own prices (Arrakis's B300),
+    none of the market's, which the daily feed changes (the seed page is Arrakis's page)."""
+    from dataclasses import replace
+
+    own = tuple(gpu if gpu.price_provider == catalog.site.brand else
+                replace(gpu, price_per_gpu_hour=None, price_provider=None, price_date=None, price_stale=False)
+                for gpu in catalog.gpus)
+    return replace(catalog, gpus=own)
+
+
+@pytest.fixture(scope="session")
+def seed_content(tmp_path_factory, catalog) -> Path:
+    """content/ with the seed page's price list (seed_catalog), for the commands that read a folder."""
+    target = tmp_path_factory.mktemp("seed") / "content"
+    shutil.copytree(CONTENT, target)
+    gpus = target / "gpus.yaml"
+    own = (f"provider: {catalog.site.brand},", f'provider: "{catalog.site.brand}",')
+    lines = [line for line in gpus.read_text(encoding="utf-8").split("\n")
+             if not line.startswith("    price_per_gpu_hour:") or any(mark in line for mark in own)]
+    gpus.write_text("\n".join(lines), encoding="utf-8")
+    return target
+
+
+@pytest.fixture(scope="session")
 def fixture_catalog():
     """The fixture catalog (tests/fixtures/catalog/)."""
     return load_catalog(FIXTURE)

@@ -20,7 +20,7 @@ from tests.conftest import FIXTURE, twin
 FEATURES = {
     "small dense model, one GPU": (
         "llama-3-1-8b-instruct", "en",
-        ["| 16 bits | 19 GB: 1 × [RTX 4090](/en/gpus/rtx-4090.html.md), from $0.34 per hour |",
+        ["| 16 bits | 19 GB: 1 × [RTX 4090](/en/gpus/rtx-4090.html.md), from $0.34 per hour (price of September 25, 2026) |",
          "**Can I run Llama-3.1-8B-Instruct on a single GPU?** Yes. At 16 bits it needs about 19 GB: one RTX 4090 GPU.",
          "Each attention layer caches a key and a value of 128 values for each of its 8 KV heads, per token."],
         ["| Experts |", "Offloading", "| Per token, window layers", "| Linear-attention state"],
@@ -59,7 +59,8 @@ FEATURES = {
     "multi-node plans (the seed page's model)": (
         "kimi-k3", "pt",
         ["| 16 bits | 6.672 GB: mais de uma máquina de 8 GPUs |",
-         "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs |",
+         "| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs "
+         "(preço de 27 de agosto de 2026) |",
          "2 máquinas de 8 × H200 SXM (16 GPUs)",
          "4 máquinas de 8 × H100 SXM (32 GPUs)"],
         [],

@@ -267,3 +267,35 @@ def test_attn_v_takes_more_bits_by_its_rank_among_the_attention_layers(catalog):
     nas = _model(catalog, "llama-3-3-nemotron-super-49b-v1")
     types = {(t.name, t.layer): kind for t, kind in gguf_file(nas, "Q4_K_M").types}
     assert (types[("attn_v", 8)], types[("attn_v", 10)], types[("attn_v", 0)]) == ("Q5_K", "Q6_K", "Q6_K")
+
+
+# ---- machines whose GPU shares the CPU's memory (records.Gpu.gpu_memory_share) --------------------
+
+def test_a_unified_memory_machine_gives_llama_cpp_its_gpu_share(catalog):
+    """Metal's budget where a log gives it (107.52 GiB on a 128 GB Mac); else the share of the maker's
+    figure (512 GB × 3/4 = 384 GB on the M3 Ultra, whose budget no cited log gives)."""
+    llama = _model(catalog, "llama-3-1-8b-instruct")
+    mac = llama_cpp_plan(llama, _gpu(catalog, "mac-m4-max-128gb"), 1, LlamaCppRequest(context=8192))
+    ultra = llama_cpp_plan(llama, _gpu(catalog, "mac-m3-ultra-512gb"), 1, LlamaCppRequest(context=8192))
+    assert mac.total_memory_bytes == int(107.52 * 2**30) and ultra.total_memory_bytes == 384 * 10**9
+    assert _gpu(catalog, "strix-halo-128gb").gpu_memory_bytes == 64 * 10**9  # Linux's GTT: half of it
+
+
+def test_on_unified_memory_every_layer_goes_to_the_gpu_and_what_does_not_fit_does_not_start(catalog):
+    """Layers left to the CPU would free none of the same memory: llama.cpp is planned with all of them
+    on the GPU (no --n-cpu-moe), and a model larger than the GPU's share does not start there."""
+    qwen = _model(catalog, "qwen3-235b-a22b")  # Q4_K_M: 132 GiB of weights, more than 107.52 GiB
+    on_mac = llama_cpp_plan(qwen, _gpu(catalog, "mac-m4-max-128gb"), 1, LlamaCppRequest(context=32768))
+    on_card = llama_cpp_plan(qwen, _gpu(catalog, "rtx-pro-6000"), 1, LlamaCppRequest(context=32768))
+    assert (on_mac.n_gpu_layers, on_mac.n_cpu_moe, on_mac.starts) == (95, 0, False)
+    assert on_card.n_cpu_moe > 0 and on_card.starts  # a card with RAM beside it keeps experts there
+
+
+def test_layers_asked_onto_the_cpu_of_a_unified_machine_read_at_its_own_bandwidth(catalog):
+    llama = _model(catalog, "llama-3-1-8b-instruct")
+    mac = _gpu(catalog, "mac-m4-pro-64gb")  # 273 GB/s
+    plan = llama_cpp_plan(llama, mac, 1, LlamaCppRequest(context=8192, n_gpu_layers=16))
+    assert plan.ram_read_bytes > 0 and plan.gpu_read_bytes > 0 and plan.kv_bytes_in_ram > 0
+    # the GPU's part and the CPU's (its layers' weights and KV cache) from the same memory, at 273 GB/s
+    seconds = (plan.gpu_read_bytes + plan.ram_read_bytes + plan.kv_bytes_in_ram) / 273e9
+    assert plan.decode_tokens_per_second == pytest.approx(1 / seconds)

@@ -80,8 +80,10 @@ def test_the_page_says_which_flags_make_the_engine_start_and_why(catalog, lang, 
     # every shipped model whose chosen setup needs flags beyond vLLM's defaults says which and why
     reasons = {
         "en": {"context_does_not_fit": "the KV cache cannot hold one sequence at the full context",
-               "no_kv_memory": "the weights and the runtime leave nothing for the KV cache"},
-        "pt": {"context_does_not_fit": "o cache KV não comporta uma sequência no contexto completo",
+               "no_kv_memory": "the weights and the runtime leave nothing for the KV cache",
+               "memory_in_use": "the share of memory it asks for is more than is free once CUDA is up"},
+        "pt": {"memory_in_use": "a parcela de memória pedida é maior que a livre depois que o CUDA sobe",
+               "context_does_not_fit": "o cache KV não comporta uma sequência no contexto completo",
                "no_kv_memory": "os pesos e o runtime não deixam nada para o cache KV"},
     }
     pages = [p for p in build_pages(catalog) if getattr(p, "detail", None) and p.detail.serving.plan.changes]

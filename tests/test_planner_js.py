@@ -366,3 +366,30 @@ def test_the_javascript_planner_sizes_compressed_attention_as_plan_does(catalog,
     assert [differences(e, g) for e, g in zip(expected, replies)] == [[]] * len(expected)
     assert {reply["kv_bytes_per_token"] for reply in replies} == {6_880, 21 * (544 + 136) // 4 + 20 * (544 // 128),
                                                                    21 * (288 + 72) // 4 + 20 * (288 // 128)}
+
+
+def test_the_javascript_planner_plans_unified_memory_machines_as_plan_does(catalog, run_js):
+    """Macs, DGX Spark and Strix Halo: vLLM and SGLang not planned; llama.cpp with every layer on the
+    GPU by default (within its share of the memory), and layers asked onto the CPU read at the
+    machine's own bandwidth."""
+    unified = [g for g in catalog.gpus if g.gpu_memory_share is not None]
+    assert {g.slug for g in unified} >= {"dgx-spark", "mac-m4-max-128gb", "strix-halo-128gb", "mac-m3-ultra-512gb"}
+    models = [m for m in catalog.models if m.slug in ("gpt-oss-120b", "qwen3-30b-a3b", "llama-3-3-70b-instruct")]
+    asked = [{"model": model, "gpu": gpu, "custom": False, "count": 1, "engine": engine, "context": 8192, "users": 1,
+              "kv_dtype": "auto", "precision": "native", "fraction": None}
+             for model in models for gpu in unified for engine in ("vllm", "sglang")]
+    got = ask(run_js, catalog, asked, "return P.planJson(P.plan(data.models[q.model], data.shared, gpu, q.count, r));")
+    wrong = mismatches(asked, got, lambda q: plan_json(plan(q["model"], q["gpu"], q["count"], request_of(q))), differences)
+    assert wrong == [] and {reply["reason"] for reply in got} == {"unified_memory"}
+    requests = [LlamaCppRequest(quant="Q4_K_M", context=32768), LlamaCppRequest(quant="Q8_0", context=32768),
+                LlamaCppRequest(quant="Q4_K_M", context=32768, n_gpu_layers=10)]
+    data = tables(catalog, models)
+    data["questions"] = [{"model": m.slug, "gpu": gpu.slug, "count": 1, "request": {
+        "quant": r.quant, "context": r.context, "users": 1, "nGpuLayers": r.n_gpu_layers, "nCpuMoe": None,
+        "cacheType": r.cache_type}} for m in models for gpu in unified for r in requests]
+    replies = run_js("""return P.llamaCppPlan(data.models[q.model], data.shared,
+        data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request);""", data)
+    expected = [llama_cpp_json(llama_cpp_plan(m, gpu, 1, r)) for m in models for gpu in unified for r in requests]
+    assert [differences(e, g) for e, g in zip(expected, replies)] == [[]] * len(expected)
+    assert {reply["n_cpu_moe"] for reply in replies} == {0}
+    assert {reply["starts"] for reply in replies} == {True, False}

@@ -49,8 +49,9 @@ def test_answers_for_every_shipped_model(catalog):
         check_answer(json.loads(json.dumps(report_json(size_report(model, catalog.gpus, "native", None, 1)))), model, catalog.gpus)
 
 
-def test_kimi_k3_at_four_bits(capsys):
-    report = size_json(capsys, "moonshotai/Kimi-K3", "--precision", "4", "--context", "32768", "--batch", "4")
+def test_kimi_k3_at_four_bits(capsys, seed_content):
+    report = size_json(capsys, "moonshotai/Kimi-K3", "--precision", "4", "--context", "32768", "--batch", "4",
+                       "--content", str(seed_content))  # the seed page's price list
     assert report["serving_bytes"] == round(2_779_931_837_184 * 0.5 * 1.2)  # the seed's 1,668 GB
     assert report["fine_tuning_bytes"] == {
         "qlora": round(2_779_931_837_184 * 0.7),
@@ -72,8 +73,8 @@ def test_more_context_batch_or_bits_never_need_less(capsys, option):
     assert bigger["weights_bytes"] + bigger["kv_bytes"] > base["weights_bytes"] + base["kv_bytes"]
 
 
-def test_readable_table_without_json(capsys):
-    assert main(["size", "kimi-k3"]) == 0
+def test_readable_table_without_json(capsys, seed_content):
+    assert main(["size", "kimi-k3", "--content", str(seed_content)]) == 0
     out = capsys.readouterr().out
     assert "Kimi-K3 (moonshotai/Kimi-K3): 2,779,931,837,184 parameters" in out
     assert "smallest setup          8 × B300 (one machine)" in out

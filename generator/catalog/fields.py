@@ -27,6 +27,7 @@ PRICE = schema.decimal_number(Decimal("0.0001"), Decimal(10**6))  # USD per hour
 MEMORY_GB = schema.decimal_number(Decimal(1), Decimal(10**4))  # one GPU: 1 GB to 10 TB
 COMPUTE_CAPABILITY = schema.decimal_number(Decimal(1), Decimal(99))  # NVIDIA's "9.0", "12.0"
 BANDWIDTH_GB_S = schema.decimal_number(Decimal(1), Decimal(10**6))  # one GPU: 1 GB/s to 1 PB/s
+MEMORY_SHARE = schema.decimal_number(Decimal("0.01"), Decimal(1))  # of a unified-memory machine's memory
 DATE = schema.iso_date(2000, 2100)  # releases and price readings: this century
 NOTE = schema.note_text  # a remark or a list of citations: up to a paragraph
 REMARK = schema.localized(schema.note_text)  # a remark pages show, in English or in each language
@@ -174,6 +175,9 @@ GPU_FIELDS = {
     "vendor": Field(schema.plain_text, required=True),
     "memory_gb": Field(MEMORY_GB, required=True, sourced=True),
     "reported_memory_gib": Field(MEMORY_GB, sourced=True),
+    # a machine whose GPU shares the CPU's memory (Apple M-series, DGX Spark, Strix Halo): the share
+    # of it the GPU may use by default; such a machine is planned with llama.cpp only
+    "gpu_memory_share": Field(MEMORY_SHARE, sourced=True),
     "compute_capability": Field(COMPUTE_CAPABILITY, sourced=True),
     "memory_type": Field(schema.plain_text, sourced=True),
     "bandwidth_gb_s": Field(BANDWIDTH_GB_S, sourced=True),

@@ -51,6 +51,7 @@ def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
                 vendor=values["vendor"],
                 memory_bytes=int(values["memory_gb"] * 10**9),
                 reported_memory_bytes=_gib(values.get("reported_memory_gib")),
+                gpu_memory_share=values.get("gpu_memory_share"),
                 compute_capability=values.get("compute_capability"),
                 machine_shapes=values["shapes"],
                 memory_type=values.get("memory_type"),

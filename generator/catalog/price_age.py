@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-STALE_AFTER_DAYS = 90  # GPU rental list prices move within a quarter (issue 5/8)
+from generator.catalog.records import STALE_AFTER_DAYS
+
+__all__ = ["STALE_AFTER_DAYS", "price_age_days", "price_is_stale"]
 
 
 def price_age_days(price_date: str, as_of: str | dt.date) -> int:

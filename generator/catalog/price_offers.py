@@ -45,8 +45,9 @@ GPU_SLUGS = {
     "h100-pcie": "h100-pcie", "h100-sxm": "h100-sxm",
     "h200": "h200",  # the feed has an id of its own for the NVL card (h200-nvl): this is the SXM part
     "h200-nvl": "h200-nvl", "l4": "l4", "l40": "l40", "l40s": "l40s", "mi300x": "mi300x", "mi325x": "mi325x",
-    "mi350x": "mi350x", "mi355x": "mi355x", "rtx-3090": "rtx-3090", "rtx-4070": "rtx-4070", "rtx-4090": "rtx-4090",
-    "rtx-5060": "rtx-5060", "rtx-5070": "rtx-5070", "rtx-5080": "rtx-5080", "rtx-5090": "rtx-5090",
+    "mi350x": "mi350x", "mi355x": "mi355x", "rtx-3090": "rtx-3090", "rtx-4060-ti-16gb": "rtx-4060-ti-16gb",
+    "rtx-4070-ti-super": "rtx-4070-ti-super", "rtx-4090": "rtx-4090", "rtx-5060-ti-16gb": "rtx-5060-ti-16gb",
+    "rtx-5070-ti": "rtx-5070-ti", "rtx-5080": "rtx-5080", "rtx-5090": "rtx-5090",
     "rtx-6000-ada": "rtx-6000-ada", "rtx-a4000": "rtx-a4000", "rtx-a5000": "rtx-a5000", "rtx-a6000": "rtx-a6000",
     "rtx-pro-4500": "rtx-pro-4500",
     # the server and workstation editions: the same 96 GB at 1,792 GB/s (not the 300 W Max-Q)

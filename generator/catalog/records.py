@@ -353,7 +353,8 @@ class Gpu:
     vendor: str
     memory_bytes: int
     machine_shapes: tuple[int, ...]  # GPUs per rentable machine, ascending (e.g. 1, 2, 4, 8)
-    reported_memory_bytes: int | None = None  # what CUDA/ROCm report as the total (cudaMemGetInfo)
+    reported_memory_bytes: int | None = None  # what CUDA/ROCm report as the total (cudaMemGetInfo); Metal's budget
+    gpu_memory_share: Decimal | None = None  # unified memory: the share of the machine's memory the GPU may use
     compute_capability: Decimal | None = None  # NVIDIA only: 9.0 Hopper, 10.0 Blackwell...
     memory_type: str | None = None
     bandwidth_bytes_per_second: int | None = None
@@ -361,8 +362,17 @@ class Gpu:
     price_per_gpu_hour: Decimal | None = None  # in the site's currency; None: not known
     price_provider: str | None = None
     price_date: str | None = None
-    price_stale: bool = False  # read more than 90 days before site.yaml's prices_date (price_age.py)
+    price_stale: bool = False  # read over STALE_AFTER_DAYS days before site.yaml's prices_date (price_age.py)
     sources: Mapping[str, Source] = field(default_factory=_no_sources)
+
+    @property
+    def gpu_memory_bytes(self) -> int:
+        """The datasheet memory its GPU may use: a card's all; a unified-memory machine's share."""
+        share = self.gpu_memory_share
+        return self.memory_bytes if share is None else int(self.memory_bytes * share)
+
+
+STALE_AFTER_DAYS = 90  # a price read longer before than this is stale (price_age.py): rental prices move within a quarter
 
 
 @dataclass(frozen=True)

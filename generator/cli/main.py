@@ -433,25 +433,28 @@ def _rewrite_prices(target: Path, rows) -> int:
         print(f"prices: the rewritten gpus.yaml does not read back the new prices of {', '.join(wrong)}; nothing written",
               file=sys.stderr)
         return 1
+    # site.yaml first: a catalog whose prices_date is later than every price stays valid in between
+    moved = _move_prices_date(target.parent / "site.yaml", max(row.date for row in rows))
     replace_file(target, rewritten, target.parent)
     print(f"{target}: {len(rows)} price{'s' if len(rows) != 1 else ''} imported")
     for row in rows:
         old = before[row.gpu]
         was = "no price" if old.price_per_gpu_hour is None else f"{old.price_per_gpu_hour} ({old.price_provider}, {old.price_date})"
         print(f"  {row.gpu}: {was} → {row.price} ({row.provider}, {row.date})")
-    _move_prices_date(target.parent / "site.yaml", max(row.date for row in rows))
+    if moved:
+        print(moved)
     return 0
 
 
-def _move_prices_date(site_file: Path, newest: str) -> None:
+def _move_prices_date(site_file: Path, newest: str) -> str | None:
     """site.yaml's prices_date (the day the prices were read, from which the pages count their age)
-    moved to `newest` when that is later; every other line as it was."""
+    moved to `newest` when that is later, every other line as it was; the line that says so."""
     text = site_file.read_bytes().decode("utf-8")
     match = re.search(r"^prices_date: *['\"]?(\d{4}-\d{2}-\d{2})['\"]? *(?=\r?$)", text, re.MULTILINE)
     if match is None or match.group(1) >= newest:
-        return
+        return None
     replace_file(site_file, text[:match.start()] + f"prices_date: {newest}" + text[match.end():], site_file.parent)
-    print(f"{site_file}: prices_date {match.group(1)} → {newest} (the day the newest price was read)")
+    return f"{site_file}: prices_date {match.group(1)} → {newest} (the day the newest price was read)"
 
 
 def _not_run_words(not_run: NotRun) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.sizing.engine import (
     CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GIB, GPU_NOT_PLANNED, GPU_WITHOUT_KERNELS, MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
-    WEIGHTS_DO_NOT_FIT,
+    UNIFIED_MEMORY, WEIGHTS_DO_NOT_FIT,
 )
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
 from generator.sizing.planner import Answer, Plan
@@ -20,7 +20,9 @@ REASONS = {
     GPU_NOT_PLANNED: "this engine runs this model's attention on this GPU with kernels whose memory is not modelled here",
     GPU_WITHOUT_KERNELS: "this version of the engine has no kernels for this model's attention on this GPU",
     DRAFT_WITH_PIPELINE: "drafting with the MTP layers does not run with pipeline parallelism (more than one machine)",
+    UNIFIED_MEMORY: "this machine's GPU shares the CPU's memory: it is planned with llama.cpp only (--engine llama.cpp)",
 }
+NOT_PLANNED = (GPU_NOT_PLANNED, UNIFIED_MEMORY)  # it may start there: the figures do not follow its accounting
 
 
 def verdict(plan: Plan) -> str:
@@ -110,7 +112,7 @@ def plan_text(plan: Plan) -> str:
     elif plan.starts:
         users = f"{plan.max_users:,} user{'s' if plan.max_users != 1 else ''}"
         lines.append(f"  starts                  yes; up to {users} at once at this context")
-    elif plan.reason == GPU_NOT_PLANNED:  # it may start there: the figures above follow other kernels
+    elif plan.reason in NOT_PLANNED:
         lines.append(f"  starts                  not planned: {REASONS[plan.reason]}")
     else:
         lines.append(f"  starts                  no: {REASONS[plan.reason]}")
@@ -121,7 +123,7 @@ def plan_text(plan: Plan) -> str:
     if plan.starts and plan.price_per_hour is not None:
         lines.append(f"  price                   ${plan.price_per_hour:,.2f}/hour")
     if plan.command is not None:
-        mark = "# not planned here" if plan.reason == GPU_NOT_PLANNED else "# does not start as printed"
+        mark = "# not planned here" if plan.reason in NOT_PLANNED else "# does not start as printed"
         lines += ["", plan.command if plan.starts else f"{mark}\n{plan.command}"]
     return "\n".join(lines)
 
@@ -180,7 +182,9 @@ def llama_cpp_text(plan: LlamaCppPlan) -> str:
         "",
         f"  --n-gpu-layers {plan.n_gpu_layers}" + (f", --n-cpu-moe {plan.n_cpu_moe}" if plan.n_cpu_moe else ""),
         "  per GPU (the fullest)",
-        f"    memory CUDA reports     {_gib(plan.total_memory_bytes):>14}",
+        # a unified-memory machine: the share of its memory the GPU may use (records.Gpu.gpu_memory_share)
+        f"    {'memory its GPU may use' if plan.gpu.gpu_memory_share is not None else 'memory CUDA reports':<23} "
+        f"{_gib(plan.total_memory_bytes):>14}",
         f"    weights                 {_gib(plan.weights_bytes_per_gpu):>14}",
         f"    {cache:<23} {_gib(plan.kv_bytes_per_gpu):>14}",
         f"    compute buffer          {_gib(plan.compute_buffer_bytes):>14}",

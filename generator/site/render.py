@@ -25,8 +25,7 @@ from babel.numbers import format_currency, format_decimal, format_percent, get_g
 
 from generator.site import view_models as page_models
 from generator.site import paths
-from generator.catalog.records import LocalizedText, Site
-from generator.catalog.price_age import STALE_AFTER_DAYS
+from generator.catalog.records import STALE_AFTER_DAYS, LocalizedText, Site
 from generator.languages import LANGUAGES, load_translations
 from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.llama_cpp import LLAMA_CPP, RAM_BANDWIDTH
@@ -248,8 +247,9 @@ class Renderer:
     def money(self, amount: Decimal) -> str:
         return format_currency(amount, self.site.currency, locale=self.locale)
 
-    def percent(self, share: Fraction) -> str:
-        return format_percent(Decimal(share.numerator) / share.denominator, locale=self.locale)
+    def percent(self, share: Fraction | Decimal) -> str:
+        value = share if isinstance(share, Decimal) else Decimal(share.numerator) / share.denominator
+        return format_percent(value, locale=self.locale)
 
     def factor(self, value: Fraction) -> str:
         """An exact factor of a formula: 0.5, 1.4, 16 (pt: 0,5, 1,4)."""

@@ -19,6 +19,7 @@ from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest
 from generator.catalog.records import Catalog, Gpu, Model, Site, Source
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
 from generator.sizing.engine_vllm import VLLM
+from generator.sizing.engines import engines_planned_on
 from generator.sizing.fit import FitRow, fit_row
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
@@ -143,6 +144,7 @@ class GpuPage:
     one_machine: tuple[GpuFit, ...]  # the others one machine of this GPU holds at 4 bits at least
     too_large: tuple[tuple[Model, str], ...]  # (model, page path): no single machine holds it
     rule: HeadlineRule
+    engines: tuple[str, ...]  # the names of the engines planned on it (engines.engines_planned_on)
 
 
 @dataclass(frozen=True)
@@ -287,7 +289,8 @@ def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...]) -> GpuPage:
             too_large.append((sized.model, path))
         else:
             (one_card if counts[-1] == 1 else one_machine).append(GpuFit(sized.model, path, counts))
-    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(one_card), tuple(one_machine), tuple(too_large), RULE)
+    engines = tuple(engine.name for engine in engines_planned_on(gpu))
+    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(one_card), tuple(one_machine), tuple(too_large), RULE, engines)
 
 
 def _families(rows: tuple[ModelRow, ...]) -> tuple[tuple[str, tuple[ModelRow, ...]], ...]:

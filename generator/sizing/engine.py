@@ -34,6 +34,7 @@ ENGINE_DOES_NOT_RUN = "engine_does_not_run"
 # compute capability 9.x and 10.x; GeForce and RTX PRO Blackwell (12.x) take FlashInfer's SM120 class
 # and AMD GPUs a ROCm implementation of their own, whose memory is not modelled.
 GPU_NOT_PLANNED = "gpu_not_planned"
+UNIFIED_MEMORY = "unified_memory"  # a machine whose GPU shares the CPU's memory: llama.cpp only here
 # The engine has no kernels for the model's attention on this GPU: DeepSeek-V4 in vLLM 0.33.0 on
 # NVIDIA GPUs below 9.x (models/deepseek_v4/nvidia/model.py _select_dsv4_attn_cls takes FlashMLA's
 # class there, whose backend supports 9.x and 10.x only, sparse_mla.py supports_compute_capability).
@@ -179,10 +180,16 @@ class Engine:
     # the other NVIDIA ones with kernels of the engine's own): kinds not listed are planned on every
     # GPU; on other NVIDIA GPUs the kind has no kernels; AMD GPUs run it, not planned
     attention_gpus: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = ()
+    # it is planned on machines whose GPU shares the CPU's memory (records.Gpu.gpu_memory_share)
+    unified_memory: bool = False
 
     def gpu_reason(self, model: Model, gpu: Gpu) -> str | None:
-        """GPU_NOT_PLANNED or GPU_WITHOUT_KERNELS where this GPU's kernels for the model's attention
-        are not the ones the accounting follows; None where they are."""
+        """UNIFIED_MEMORY on a machine whose GPU shares the CPU's memory (its engine's accounting of
+        free memory differs there: vllm#35313); GPU_NOT_PLANNED or GPU_WITHOUT_KERNELS where this
+        GPU's kernels for the model's attention are not the ones the accounting follows; None where
+        they are."""
+        if gpu.gpu_memory_share is not None and not self.unified_memory:
+            return UNIFIED_MEMORY
         kinds = {kind: (planned, others) for kind, planned, others in self.attention_gpus}
         if model.architecture.attention.kind not in kinds:
             return None
@@ -222,6 +229,7 @@ class Engine:
             "text_only_flags": [list(flag) for flag in self.text_only_flags],
             "checkpoint_kv_dtype": self.checkpoint_kv_dtype,
             "attention_gpus": {kind: [list(planned), list(others)] for kind, planned, others in self.attention_gpus},
+            "unified_memory": self.unified_memory,
         }
 
 
@@ -237,8 +245,9 @@ def rope_scaling_at(model: Model, context: int) -> RopeScaling | None:
 
 
 def engine_memory_bytes(gpu: Gpu) -> int:
-    """The total an engine sees (cudaMemGetInfo); the datasheet figure when the catalog lacks it."""
-    return gpu.reported_memory_bytes or gpu.memory_bytes
+    """The total an engine sees (cudaMemGetInfo; Metal's budget on a Mac); the datasheet figure (a
+    unified-memory machine's share of it) when the catalog lacks it."""
+    return gpu.reported_memory_bytes or gpu.gpu_memory_bytes
 
 
 def per_tensor_parallel(table: dict[int, int], tensor: int) -> int:

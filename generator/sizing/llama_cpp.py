@@ -52,8 +52,10 @@ def rope_override(rope: RopeScaling) -> tuple[tuple[str, str], ...]:
 
 
 # the commit the rules above were read at; llama.cpp prints its own command (llama_server_command)
+# llama.cpp plans unified memory: its Metal backend's budget is the wired limit, and on Linux it
+# reads a unified device's free memory from /proc/meminfo (ggml-org/llama.cpp#17368)
 LLAMA_CPP = Engine(key="llama.cpp", name="llama.cpp", version="82bb485", context_flag="--ctx-size",
-                   rope_override=rope_override)
+                   rope_override=rope_override, unified_memory=True)
 FIT_MARGIN = GIB  # common/common.h fit_params_target: 1024 MiB per device
 CACHE_TYPES = ("f16", "q8_0", "q4_0")
 STATE_BYTES_PER_VALUE = 4  # create_memory: recurrent_type_r and recurrent_type_s are GGML_TYPE_F32
@@ -328,7 +330,12 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     blocks = len(caches)  # the file's, NextN blocks included: what -ngl and --n-cpu-moe count
     all_layers = every_layer(model)
     ngl, cpu_moe = request.n_gpu_layers, request.n_cpu_moe
-    if ngl is None and cpu_moe is None and experts and not fits(all_layers, 0) and fits(all_layers, blocks):
+    unified = gpu.gpu_memory_share is not None  # LLAMA_CPP.unified_memory
+    if unified and ngl is None and cpu_moe is None:
+        # the CPU's memory is the GPU's: layers left to the CPU free none of it, so every layer goes to
+        # the GPU, and what does not fit in its share does not start (raise the share instead)
+        ngl = all_layers
+    elif ngl is None and cpu_moe is None and experts and not fits(all_layers, 0) and fits(all_layers, blocks):
         # keep every layer on the GPUs, and the experts of as many of them as fit (the last ones:
         # --n-cpu-moe moves the first layers' experts to RAM)
         ngl = all_layers
@@ -342,7 +349,9 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     kv_read = sum(kv) // max(request.users, 1)
     speed = None
     if gpu.bandwidth_bytes_per_second:
-        seconds = (gpu_read + kv_read) / gpu.bandwidth_bytes_per_second + (ram_read + ram_kv // max(request.users, 1)) / RAM_BANDWIDTH
+        # on unified memory the CPU reads its layers from the same memory: at most the machine's bandwidth
+        ram_bandwidth = gpu.bandwidth_bytes_per_second if unified else RAM_BANDWIDTH
+        seconds = (gpu_read + kv_read) / gpu.bandwidth_bytes_per_second + (ram_read + ram_kv // max(request.users, 1)) / ram_bandwidth
         speed = 1 / seconds
     fullest = max(range(count), key=lambda index: weights[index] + kv[index])
     return LlamaCppPlan(

@@ -4,7 +4,7 @@ it with llama.cpp at a 32k context; for MoE models, one card with the experts in
 Every figure is a llama.cpp plan (llama_cpp.py): "holds it" means every layer on the GPU, the KV
 cache of one 32,768-token sequence (or the model's window, when shorter) and the compute buffer
 within the card's memory less llama.cpp's 1 GiB margin. Catalog cards without a price count too:
-readers own them.
+readers own them; so do unified-memory machines, with the share of their memory the GPU may use.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def own_gpu(model: Model, gpus: tuple[Gpu, ...]) -> OwnGpu | None:
     chosen = next(row for row in rows if row.quant == CHOSEN_QUANT)
     offload = None
     if model.architecture.moe is not None:
-        for gpu in cards:
+        for gpu in (card for card in cards if card.gpu_memory_share is None):  # unified memory has no RAM apart
             plan = llama_cpp_plan(model, gpu, 1, LlamaCppRequest(CHOSEN_QUANT, context))
             if plan.starts and plan.n_gpu_layers == every_layer(model):
                 offload = plan

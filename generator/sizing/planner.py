@@ -17,7 +17,7 @@ from generator.catalog.records import Gpu, Model
 from generator.sizing.checkpoints import ServedWeights, cache_dtype, served_weights, sized_formats
 from generator.sizing.engine import (
     CONTEXT_BEYOND_WINDOW, CONTEXT_DOES_NOT_FIT, DRAFT_WITH_PIPELINE, ENGINE_DOES_NOT_RUN, GPU_NOT_PLANNED, GPU_WITHOUT_KERNELS,
-    MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY,
+    MEMORY_IN_USE, NO_CHECKPOINT, NO_KV_MEMORY, UNIFIED_MEMORY,
     WEIGHTS_DO_NOT_FIT, Engine, PlanRequest, drafting_layers, engine_memory_bytes, rope_scaling_at,
 )
 from generator.sizing.engine_vllm import vllm_mxfp4_padding
@@ -27,7 +27,7 @@ from generator.sizing.loaded_weights import loaded_bytes_per_gpu
 from generator.sizing.setups import ParallelSplit, Setup, parallel_sizes
 from generator.sizing.speed import decode_tokens_per_second, kv_read_cache, weights_read_bytes
 
-__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "DRAFT_WITH_PIPELINE", "ENGINE_DOES_NOT_RUN", "GPU_NOT_PLANNED", "GPU_WITHOUT_KERNELS", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
+__all__ = ["CONTEXT_BEYOND_WINDOW", "CONTEXT_DOES_NOT_FIT", "DRAFT_WITH_PIPELINE", "ENGINE_DOES_NOT_RUN", "GPU_NOT_PLANNED", "GPU_WITHOUT_KERNELS", "MEMORY_IN_USE", "NO_CHECKPOINT", "NO_KV_MEMORY", "UNIFIED_MEMORY", "WEIGHTS_DO_NOT_FIT", "Answer", "Plan", "PlanRequest",
            "answer", "plan", "plan_that_starts", "plan_setup", "memory_at"]
 
 

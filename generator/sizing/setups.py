@@ -31,7 +31,7 @@ class Setup:
 
     @property
     def memory_bytes(self) -> int:
-        return self.gpu.memory_bytes * self.total_gpus
+        return self.gpu.gpu_memory_bytes * self.total_gpus
 
     @property
     def bandwidth_per_machine(self) -> int | None:
@@ -47,14 +47,14 @@ class Setup:
 def gpus_needed(required_bytes: int, gpu: Gpu, usable: Fraction = Fraction(1)) -> int | None:
     """The smallest machine shape of `gpu` whose usable memory holds `required_bytes`, or None."""
     for count in gpu.machine_shapes:
-        if gpu.memory_bytes * count * usable >= required_bytes:
+        if gpu.gpu_memory_bytes * count * usable >= required_bytes:
             return count
     return None
 
 
 def gpus_for_weights(weights_bytes: int, gpu: Gpu) -> int:
     """GPUs whose memory adds up to the weights alone (seed 000, step 3: 1,400 GB ÷ 80 GB)."""
-    return ceil(weights_bytes / gpu.memory_bytes)
+    return ceil(weights_bytes / gpu.gpu_memory_bytes)
 
 
 def machine_plan(required_bytes: int, gpu: Gpu, usable: Fraction = Fraction(1)) -> Setup:
@@ -63,7 +63,7 @@ def machine_plan(required_bytes: int, gpu: Gpu, usable: Fraction = Fraction(1)) 
     if count is not None:
         return Setup(gpu, count)
     largest = gpu.machine_shapes[-1]
-    return Setup(gpu, largest, ceil(required_bytes / (gpu.memory_bytes * largest * usable)))
+    return Setup(gpu, largest, ceil(required_bytes / (gpu.gpu_memory_bytes * largest * usable)))
 
 
 def cheapest(candidates: Iterable[tuple[Setup, T]]) -> T | None:

@@ -301,6 +301,7 @@
         var reason = out.reason && fill(text[out.reason], { window: format.number(model.context_window) });
         if (out.remedy) lines.push(fill(text.changed, { reason: reason, changes: out.remedy.changes.join(", ") }));
         else if (out.reason === "gpu_not_planned") lines.push(text.not_planned);  // it may run there: not modelled
+        else if (out.reason === "unified_memory") lines.push(text.unified_memory);  // choose llama.cpp there
         else if (!out.starts) lines.push(fill(text.does_not_start, { reason: reason }));
         else if (!out.users_fit) lines.push(fill(format.plural(text.too_few_users, out.max_users), { users: format.number(out.max_users) }));
         why.textContent = lines.join(" ");

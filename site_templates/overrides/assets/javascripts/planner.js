@@ -82,7 +82,7 @@
   function kindsOf(p, drafting) { return p.model[drafting ? "kinds_drafting" : "kinds"][p.cacheDtype][p.split.tensor]; }
   function dtypeKinds(p) { return kindsOf(p, !!p.request.speculative); }
   var REASONS = ["memory_in_use", "weights_do_not_fit", "no_kv_memory", "context_does_not_fit", "context_beyond_window",
-    "no_checkpoint", "engine_does_not_run", "draft_with_pipeline", "gpu_not_planned", "gpu_without_kernels"];
+    "no_checkpoint", "engine_does_not_run", "draft_with_pipeline", "gpu_not_planned", "gpu_without_kernels", "unified_memory"];
 
   // ---- vLLM (engine_vllm.py) ------------------------------------------------------------------
   // block_layout: the stage's layer kinds [layers, bytes, window, per sequence] in groups and blocks.
@@ -293,6 +293,7 @@
     if (gpus && gpus[0].indexOf(major) < 0) {
       Object.assign(p, { reason: major == null || gpus[1].indexOf(major) >= 0 ? REASONS[8] : REASONS[9], maxUsers: 0, maxContext: 0 });
     }
+    if (gpu.unified_memory && !record.unified_memory) Object.assign(p, { reason: REASONS[10], maxUsers: 0, maxContext: 0 });
     if (!served) Object.assign(p, { reason: runs ? REASONS[5] : REASONS[6], maxUsers: 0, maxContext: 0 });
     p.starts = p.reason === null;
     if (gpu.bandwidth_bytes_per_second && served) {
@@ -443,7 +444,8 @@
     function fits(ngl, cpuMoe) { return ngl === 0 || fullest(placement(T, Q, count, ngl, cpuMoe, cacheBytes)) + T.compute_buffer <= room; }
     function most(holds, high) { return Number(largest(function (n) { return holds(Number(n)); }, B(high))); }
     var ngl = request.nGpuLayers, cpuMoe = request.nCpuMoe;
-    if (ngl == null && cpuMoe == null && T.experts && !fits(all, 0) && fits(all, layers)) {
+    if (gpu.unified_memory && ngl == null && cpuMoe == null) ngl = all;  // llama_cpp.py: the CPU's memory is the GPU's
+    else if (ngl == null && cpuMoe == null && T.experts && !fits(all, 0) && fits(all, layers)) {
       ngl = all;  // every layer on the GPUs, and the experts of as many of them as fit
       cpuMoe = layers - most(function (kept) { return fits(all, layers - kept); }, layers);
     }
@@ -453,7 +455,7 @@
     for (var i = 1; i < count; i++) if (p.weights[i] + p.kv[i] > p.weights[at] + p.kv[at]) at = i;
     var kvRead = Math.floor(p.kv.reduce(function (a, b) { return a + b; }, 0) / users);
     if (gpu.bandwidth_bytes_per_second) {
-      speed = 1 / ((p.gpuRead + kvRead) / gpu.bandwidth_bytes_per_second + (p.ramRead + Math.floor(p.ramKv / users)) / L.ram_bandwidth);
+      speed = 1 / ((p.gpuRead + kvRead) / gpu.bandwidth_bytes_per_second + (p.ramRead + Math.floor(p.ramKv / users)) / (gpu.unified_memory ? gpu.bandwidth_bytes_per_second : L.ram_bandwidth));
     }
     var command = ["llama-server", "-m " + model.slug + "-" + request.quant + ".gguf", "--n-gpu-layers " + ngl]  // llama_server_command
       .concat(cpuMoe ? ["--n-cpu-moe " + cpuMoe] : [], ["--ctx-size " + cells],
