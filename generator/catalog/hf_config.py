@@ -51,7 +51,7 @@ POSITIVE_KEYS = (
     "mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel",
     "moe_shared_expert_intermediate_size", "num_global_key_value_heads", "global_head_dim", "top_k_experts",
     "expert_intermediate_size", "depth", "vt_num_hidden_layers", "vt_hidden_size", "vt_intermediate_size",
-    "index_topk", "o_groups", "o_lora_rank",
+    "index_topk", "o_groups", "o_lora_rank", "moe_latent_size",
 )
 # 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
 COUNT_KEYS = (
@@ -65,7 +65,8 @@ FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use
 TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type",
              "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype", "mamba_ssm_dtype", "expert_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
-LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures", "compress_ratios")
+LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures", "compress_ratios",
+             "layers_block_type")
 
 
 def config_problem(config: dict) -> str | None:
@@ -268,6 +269,8 @@ def _moe(model_type: str, text: dict) -> tuple[dict | None, int | None, int | No
         moe["shared_experts"] = shared
         if text.get("shared_expert_intermediate_size"):
             moe["shared_expert_intermediate_size"] = text["shared_expert_intermediate_size"]
+    if text.get("moe_latent_size"):  # Nemotron 3 Super and Ultra: experts in a latent width
+        moe["latent_size"] = text["moe_latent_size"]
     if model_type in QWEN3_NEXT_TYPES:
         moe["shared_expert_gate"] = True
     if model_type in GEMMA4_TYPES:

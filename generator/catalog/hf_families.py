@@ -26,6 +26,9 @@ ONE_NORM_TYPES = {"cohere", "cohere2"}
 EVERY_OTHER_LAYER_SLIDES = {"gemma2"}  # modeling_gemma2.py: local and global layers alternate
 
 
+NEMOTRON_H_BLOCKS = {"mamba": "M", "attention": "*", "mlp": "-", "moe": "E"}  # configuration_nemotron_h.py
+
+
 def common_keys(model_type: str, text: dict) -> dict:
     """`text` with this family's own names and defaults rewritten into the shared ones."""
     common = {**CONFIG_DEFAULTS.get(model_type, {}), **text}
@@ -42,10 +45,15 @@ def common_keys(model_type: str, text: dict) -> dict:
         common.update(layer_qk_norm=True, use_qk_norm=False)  # LayerNorms over (heads, head_dim): modeling_cohere.py
     elif model_type == "nemotron_h":
         # NemotronHConfig: the shared expert's width under its own name, the router's
-        # e_score_correction_bias, and no MoE without E layers (n_routed_experts stays in dense configs)
+        # e_score_correction_bias, and no MoE without E layers (n_routed_experts stays in dense configs);
+        # newer configs (Nemotron 3 Ultra) list layers_block_type instead of the pattern's letters
+        blocks = text.get("layers_block_type")
+        if "hybrid_override_pattern" not in text and isinstance(blocks, list) and all(b in NEMOTRON_H_BLOCKS for b in blocks):
+            common["hybrid_override_pattern"] = "".join(NEMOTRON_H_BLOCKS[block] for block in blocks)
+            common.setdefault("num_hidden_layers", len(blocks))
         common["shared_expert_intermediate_size"] = text.get("moe_shared_expert_intermediate_size")
         common["router_bias"] = True
-        if "E" not in str(text.get("hybrid_override_pattern", "")):
+        if "E" not in str(common.get("hybrid_override_pattern", "")):
             common["n_routed_experts"] = None
     elif model_type == "nemotron-nas":
         # DeciLMConfig: KV heads per block (num_attention_heads // n_heads_in_group), one for all here
