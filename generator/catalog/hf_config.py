@@ -18,7 +18,7 @@ from generator.catalog.fields import COMPRESS_RATIOS
 from generator.catalog.schema import LAYER_PATTERN, MODEL_CLASS, TODO
 
 # Attention and MoE layouts by model_type (transformers' names).
-MLA_TYPES = {"deepseek_v2", "deepseek_v3", "kimi_k2", "glm_moe_dsa"}
+MLA_TYPES = {"deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2", "glm_moe_dsa"}
 # Qwen3-VL's language models are Qwen3's and Qwen3-MoE's (transformers' modeling_qwen3_vl.py, modeling_qwen3_vl_moe.py)
 QWEN3_VL_TYPES = {"qwen3_vl_text", "qwen3_vl_moe_text"}
 QK_NORM_TYPES = {"qwen3", "qwen3_moe", *QWEN3_VL_TYPES, "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "gemma3", "gemma3_text", "gemma4",
@@ -35,7 +35,7 @@ SUPPORTED = {
     "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
     "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
     "nemotron_h", "nemotron-nas", "gemma4", "gemma4_text", "qwen3_5_text", "qwen3_5_moe_text", "deepseek_v4",
-    *QWEN3_VL_TYPES,
+    *QWEN3_VL_TYPES, "deepseek_v32", "glm_moe_dsa",
 }
 
 
