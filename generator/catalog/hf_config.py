@@ -26,13 +26,13 @@ QK_NORM_TYPES = {"qwen3", "qwen3_moe", *QWEN3_VL_TYPES, "qwen3_next", "qwen3_5_t
 # Qwen3-Next's layers: gated DeltaNet every layer but each full_attention_interval-th, gated attention,
 # a gated shared expert (vLLM's qwen3_5.py builds Qwen3.5's decoder layers from qwen3_next.py's)
 QWEN3_NEXT_TYPES = {"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"}
-LAYER_QK_NORM_TYPES = {"olmo2", "olmoe"}  # one norm over all query (or key) heads together
+LAYER_QK_NORM_TYPES = {"olmo2", "olmo3", "olmoe"}  # one norm over all query (or key) heads together
 FOUR_NORM_TYPES = {"gemma2", "gemma3", "gemma3_text", "gemma4", "gemma4_text"}  # norms before and after attention and MLP
 GEMMA4_TYPES = {"gemma4", "gemma4_text"}
 QKV_BIAS_TYPES = {"qwen2", "qwen2_moe"}
 SUPPORTED = {
     "llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen3_next", "deepseek_v2", "deepseek_v3",
-    "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmoe", "smollm3",
+    "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmo3", "olmoe", "smollm3",
     "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
     "nemotron_h", "nemotron-nas", "gemma4", "gemma4_text", "qwen3_5_text", "qwen3_5_moe_text", "deepseek_v4",
     *QWEN3_VL_TYPES, "deepseek_v32", "glm_moe_dsa",
