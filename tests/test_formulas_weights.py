@@ -303,6 +303,24 @@ def test_moe_params_by_component(subject, expected):
             ),
             id="vision-three-layers-patch-3",
         ),
+        pytest.param(
+            # Qwen3-VL's tower, width 8, MLP 12, 2 layers: qkv 8 × 24 + projection 8 × 8 + MLP 8 × 12 × 2
+            # = 448, biases and norms 9 × 8 + 12 = 84, so 532 × 2 = 1,064; Conv3d patches 3 × 2 frames
+            # × 2 × 2 × 8 = 192; 3 position embeddings × 8 + the patch bias 8 + the merger's norm 16 = 48;
+            # merged width 8 × 2² = 32: two mergers (one deepstack) of 32 × 32 + 32 × 16 = 3,072, their
+            # biases (32 + 16) × 2 = 96, the deepstack merger's norm 2 × 32 = 64 → 4,536
+            arch(vision=vision(merge_size=2, temporal_patch_size=2, output_size=16, position_embeddings=3,
+                               deepstack_mergers=1)),
+            by_component(
+                embeddings=1_600,
+                attention=1_920,
+                dense_mlp=3_840,
+                router_and_norms=80,
+                output_head=1_600,
+                vision=4_536,
+            ),
+            id="vision-tower-with-patch-mergers",
+        ),
     ],
 )
 def test_params_by_component(architecture, expected):

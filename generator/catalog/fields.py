@@ -156,6 +156,11 @@ VISION_FIELDS = {
     "hidden_size": Field(_int, required=True),
     "intermediate_size": Field(_int, required=True),
     "patch_size": Field(_int, required=True),
+    "merge_size": Field(_int),
+    "temporal_patch_size": Field(_int),
+    "output_size": Field(_int),
+    "position_embeddings": Field(COUNT),
+    "deepstack_mergers": Field(LAYER_COUNT_OR_ZERO),
 }
 # The published checkpoint's format per component; a component left out takes `default` (BF16), but
 # the prediction layers (extra_layers), left out, are stored like the parts of the main layers they

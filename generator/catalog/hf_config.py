@@ -51,14 +51,15 @@ POSITIVE_KEYS = (
     "mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size", "conv_kernel",
     "moe_shared_expert_intermediate_size", "num_global_key_value_heads", "global_head_dim", "top_k_experts",
     "expert_intermediate_size", "depth", "vt_num_hidden_layers", "vt_hidden_size", "vt_intermediate_size",
-    "index_topk", "o_groups", "o_lora_rank", "moe_latent_size",
+    "index_topk", "o_groups", "o_lora_rank", "moe_latent_size", "spatial_merge_size", "out_hidden_size",
+    "temporal_patch_size",
 )
 # 0 means "none" for these (a dense model, no MTP layer, no sliding window, no Q compression)
 COUNT_KEYS = (
     "n_routed_experts", "num_experts", "num_local_experts", "n_shared_experts", "first_k_dense_replace",
     "num_nextn_predict_layers", "sliding_window", "q_lora_rank", "index_n_heads", "moe_num_shared_experts",
     "moe_layer_start_index", "num_kv_shared_layers", "hidden_size_per_layer_input", "mtp_num_hidden_layers",
-    "hc_mult", "num_hash_layers",
+    "hc_mult", "num_hash_layers", "num_position_embeddings",
 )
 FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm", "use_routing_bias",
              "attention_k_eq_v", "enable_moe_block", "use_double_wide_mlp")
@@ -66,7 +67,7 @@ TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method
              "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype", "mamba_ssm_dtype", "expert_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
 LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures", "compress_ratios",
-             "layers_block_type")
+             "layers_block_type", "deepstack_visual_indexes")
 
 
 def config_problem(config: dict) -> str | None:
@@ -372,12 +373,18 @@ def _vision(config: dict) -> dict | None:
                                             or vision.get("vt_num_hidden_layers")):
         return None
     vision = _moonvit(vision)
-    return {
+    tower = {
         "layers": vision.get("num_hidden_layers") or vision["depth"],  # Qwen3-VL and Qwen3.5 say depth
         "hidden_size": vision["hidden_size"],
         "intermediate_size": vision["intermediate_size"],
         "patch_size": vision.get("patch_size", 14),
     }
+    if vision.get("spatial_merge_size") and vision.get("out_hidden_size"):
+        # Qwen3-VL's and Qwen3.5's tower (Qwen3VLVisionConfig): every tensor sized (weights.py)
+        tower.update(merge_size=vision["spatial_merge_size"], temporal_patch_size=vision.get("temporal_patch_size", 2),
+                     output_size=vision["out_hidden_size"], position_embeddings=vision.get("num_position_embeddings", 0),
+                     deepstack_mergers=len(vision.get("deepstack_visual_indexes") or ()))
+    return tower
 
 
 def architecture(checkpoint: Checkpoint, config_url: str) -> dict:

@@ -179,6 +179,15 @@ class VisionTower:
     hidden_size: int
     intermediate_size: int
     patch_size: int
+    # Qwen3-VL's and Qwen3.5's tower (modeling_qwen3_vl.py Qwen3VLVisionModel): patches of
+    # temporal_patch_size frames, learned position embeddings, and patch mergers that join
+    # merge_size² patches into one token of output_size, one more for each deepstack layer; a tower
+    # without merge_size is sized by the generic ViT approximation (weights.py _vision)
+    merge_size: int | None = None
+    temporal_patch_size: int = 1
+    output_size: int | None = None
+    position_embeddings: int = 0
+    deepstack_mergers: int = 0
 
 
 @dataclass(frozen=True)

@@ -182,12 +182,37 @@ def _vision(arch: Architecture) -> list[Tensors]:
     # width. Position embeddings and small extras are left out (well under 1 % of the tower).
     vision, layers = arch.vision, arch.vision.layers
     h, i = vision.hidden_size, vision.intermediate_size
+    if vision.merge_size:
+        return _patch_merging_vision(vision)
     return [
         Tensors("vision", h, h, 4 * layers, h),
         Tensors("vision", h, i, 2 * layers, i),
         Tensors("vision", 4 * h + i + h + 4 * h, 1, layers),
         Tensors("vision", 3 * vision.patch_size**2, h),
         Tensors("vision", h, arch.hidden_size),
+    ]
+
+
+def _patch_merging_vision(vision) -> list[Tensors]:
+    """Qwen3-VL's and Qwen3.5's tower, every tensor (transformers' modeling_qwen3_vl.py): per layer
+    a fused qkv (h × 3h) and a projection (h × h), an MLP h × i and i × h, all with biases, and two
+    LayerNorms (weight and bias); a Conv3d patch embedding (3 × frames × p × p × h, with a bias);
+    learned position embeddings; a merger (LayerNorm, fc1 of m = h × merge² on both sides, fc2
+    m × out, with biases), and one more per deepstack layer whose norm is over m."""
+    h, i, layers = vision.hidden_size, vision.intermediate_size, vision.layers
+    merged = h * vision.merge_size**2
+    return [
+        Tensors("vision", h, 3 * h, layers, 3 * h),
+        Tensors("vision", h, h, layers, h),
+        Tensors("vision", h, i, layers, i),
+        Tensors("vision", i, h, layers, h),
+        Tensors("vision", 9 * h + i, 1, layers),  # biases (qkv, projection, fc1, fc2) and two LayerNorms
+        Tensors("vision", 3 * vision.temporal_patch_size * vision.patch_size**2, h, 1, h),
+        Tensors("vision", vision.position_embeddings * h + h + 2 * h, 1),  # positions, the patch bias, the merger's norm
+        Tensors("vision", merged, merged, 1 + vision.deepstack_mergers, merged),
+        Tensors("vision", merged, vision.output_size, 1 + vision.deepstack_mergers, vision.output_size),
+        Tensors("vision", (merged + vision.output_size) * (1 + vision.deepstack_mergers), 1),  # the mergers' biases
+        Tensors("vision", 2 * merged, 1, vision.deepstack_mergers),  # the deepstack mergers' norms over m
     ]
 
 
