@@ -321,6 +321,20 @@ def test_moe_params_by_component(subject, expected):
             ),
             id="vision-tower-with-patch-mergers",
         ),
+        pytest.param(
+            # Gemma 4's tower: the first case's 1,288, a gate projection more per layer 8 × 12 × 2 = 192
+            # and a position table of 5 vectors of 8 = 40 → 1,520
+            arch(vision=vision(gated_mlp=True, position_embeddings=5)),
+            by_component(
+                embeddings=1_600,
+                attention=1_920,
+                dense_mlp=3_840,
+                router_and_norms=80,
+                output_head=1_600,
+                vision=1_520,
+            ),
+            id="vision-tower-gated-with-positions",
+        ),
     ],
 )
 def test_params_by_component(architecture, expected):

@@ -161,6 +161,7 @@ VISION_FIELDS = {
     "output_size": Field(_int),
     "position_embeddings": Field(COUNT),
     "deepstack_mergers": Field(LAYER_COUNT_OR_ZERO),
+    "gated_mlp": Field(_flag),
 }
 # The published checkpoint's format per component; a component left out takes `default` (BF16), but
 # the prediction layers (extra_layers), left out, are stored like the parts of the main layers they

@@ -59,7 +59,7 @@ COUNT_KEYS = (
     "n_routed_experts", "num_experts", "num_local_experts", "n_shared_experts", "first_k_dense_replace",
     "num_nextn_predict_layers", "sliding_window", "q_lora_rank", "index_n_heads", "moe_num_shared_experts",
     "moe_layer_start_index", "num_kv_shared_layers", "hidden_size_per_layer_input", "mtp_num_hidden_layers",
-    "hc_mult", "num_hash_layers", "num_position_embeddings",
+    "hc_mult", "num_hash_layers", "num_position_embeddings", "position_embedding_size",
 )
 FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use_qk_norm", "use_routing_bias",
              "attention_k_eq_v", "enable_moe_block", "use_double_wide_mlp")
@@ -384,6 +384,9 @@ def _vision(config: dict) -> dict | None:
         tower.update(merge_size=vision["spatial_merge_size"], temporal_patch_size=vision.get("temporal_patch_size", 2),
                      output_size=vision["out_hidden_size"], position_embeddings=vision.get("num_position_embeddings", 0),
                      deepstack_mergers=len(vision.get("deepstack_visual_indexes") or ()))
+    if vision.get("model_type") == "gemma4_vision":
+        # Gemma4VisionMLP: gate, up and down; its position table holds an x and a y vector per position
+        tower.update(gated_mlp=True, position_embeddings=2 * vision.get("position_embedding_size", 0))
     return tower
 
 

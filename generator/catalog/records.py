@@ -188,6 +188,7 @@ class VisionTower:
     output_size: int | None = None
     position_embeddings: int = 0
     deepstack_mergers: int = 0
+    gated_mlp: bool = False  # Gemma 4's tower: gate, up and down projections (Gemma4VisionMLP)
 
 
 @dataclass(frozen=True)

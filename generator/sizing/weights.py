@@ -178,19 +178,20 @@ def _extra_layers(model: Model) -> list[Tensors]:
 
 def _vision(arch: Architecture) -> list[Tensors]:
     # NOTE: a ViT encoder (approximate): per layer q, k, v, o (h × h, with biases), an MLP of
-    # h × i twice (with biases) and two layer norms; a patch embedding; a projector to the text
-    # width. Position embeddings and small extras are left out (well under 1 % of the tower).
+    # h × i twice (three times when gated, Gemma 4) with biases, and two layer norms; a patch
+    # embedding; learned position embeddings where the config gives their table; a projector to the
+    # text width. Small extras are left out (well under 1 % of the tower).
     vision, layers = arch.vision, arch.vision.layers
     h, i = vision.hidden_size, vision.intermediate_size
     if vision.merge_size:
         return _patch_merging_vision(vision)
     return [
         Tensors("vision", h, h, 4 * layers, h),
-        Tensors("vision", h, i, 2 * layers, i),
+        Tensors("vision", h, i, (3 if vision.gated_mlp else 2) * layers, i),
         Tensors("vision", 4 * h + i + h + 4 * h, 1, layers),
         Tensors("vision", 3 * vision.patch_size**2, h),
         Tensors("vision", h, arch.hidden_size),
-    ]
+    ] + ([Tensors("vision", vision.position_embeddings * h, 1)] if vision.position_embeddings else [])
 
 
 def _patch_merging_vision(vision) -> list[Tensors]:
