@@ -18,6 +18,10 @@ SAMPLE = ROOT / "tests" / "data" / "price_feed" / "snapshot-2026-10-10-sample.js
 DAY_AFTER = dt.date(2026, 10, 11)
 
 
+def UTC_TODAY() -> dt.date:  # the import's today: the feed dates its rows in UTC
+    return dt.datetime.now(dt.timezone.utc).date()
+
+
 @pytest.fixture
 def snapshot():
     return json.loads(SAMPLE.read_text(encoding="utf-8"))
@@ -100,7 +104,7 @@ def test_another_card_under_the_same_id_is_skipped(snapshot, gpus):
 
 def _dated_yesterday(snapshot) -> dict:
     """The sample with every offer fetched yesterday: the CLI counts the age from today's date."""
-    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    yesterday = (UTC_TODAY() - dt.timedelta(days=1)).isoformat()
     moved = copy.deepcopy(snapshot)
     for row in moved["offers"]:
         row["fetched_at"] = yesterday + row["fetched_at"][10:]
@@ -111,7 +115,7 @@ def test_the_cli_imports_a_snapshot_keeps_the_operators_own_price_and_says_what_
         tmp_path, content_copy, capsys, snapshot):
     feed = tmp_path / "latest.json"
     feed.write_text(json.dumps(_dated_yesterday(snapshot)), encoding="utf-8")
-    yesterday = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    yesterday = (UTC_TODAY() - dt.timedelta(days=1)).isoformat()
     assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines()[1:4] == [
@@ -152,3 +156,55 @@ def test_a_scheduled_workflow_fetches_the_feed_imports_it_and_opens_a_pull_reque
     assert FEED_URL in runs and "generator prices import" in runs and "generator check" in runs
     pull_request = next(step for step in steps if step.get("uses", "").startswith("peter-evans/create-pull-request@"))
     assert pull_request["with"]["add-paths"].split() == ["content/gpus.yaml", "content/site.yaml"]
+
+
+def test_a_snapshot_without_a_skipped_row_still_keeps_the_operators_own_price(tmp_path, content_copy, capsys, snapshot):
+    """Spheron's on-demand B300 alone: no row is skipped, and Arrakis's B300 price stays."""
+    only = {**_dated_yesterday(snapshot), "offers": [row for row in _dated_yesterday(snapshot)["offers"]
+                                                     if (row["provider"], row["gpu"], row["kind"]) == ("spheron", "b300", "on-demand")]}
+    feed = tmp_path / "latest.json"
+    feed.write_text(json.dumps(only), encoding="utf-8")
+    assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 0
+    assert "  b300: keeps Arrakis's own price (4.6, 2026-08-27)" in capsys.readouterr().err.splitlines()
+    b300 = next(g for g in load_catalog(content_copy).gpus if g.slug == "b300")
+    assert (b300.price_per_gpu_hour, b300.price_provider) == (Decimal("4.6"), "Arrakis")
+
+
+@pytest.mark.parametrize("kind", [["secure"], {"tier": "secure"}, 7])
+def test_a_kind_of_the_wrong_type_is_a_skipped_row(snapshot, gpus, kind):
+    snapshot["offers"].append({**snapshot["offers"][2], "kind": kind})
+    offers, notes = cheapest_offers(snapshot, gpus, DAY_AFTER)
+    assert {o.slug for o in offers} == {"b300", "h100-sxm", "h200", "mi300x"}
+    assert [line for line in notes if line.startswith("offers[22]: kind: ")] != []
+
+
+def test_the_same_price_from_one_provider_is_chosen_whatever_the_feeds_order(snapshot, gpus):
+    """RunPod's MI300X at 2.39 twice, read two days apart: the newest reading, in either order."""
+    older = {**snapshot["offers"][2], "fetched_at": "2026-10-08T08:00:00Z", "source_url": "https://www.runpod.io/gpu/mi300x"}
+    for offers in ([*snapshot["offers"], older], [older, *snapshot["offers"]]):
+        chosen, _ = cheapest_offers({**snapshot, "offers": offers}, gpus, DAY_AFTER)
+        assert [(o.date, o.source_url) for o in chosen if o.slug == "mi300x"] == [("2026-10-10", "https://www.runpod.io/pricing")]
+
+
+def test_a_comment_after_prices_date_is_kept_and_the_date_moved(tmp_path, content_copy, capsys, snapshot):
+    site = content_copy / "site.yaml"
+    site.write_text(site.read_text(encoding="utf-8").replace("prices_date: 2026-09-25", "prices_date: 2026-09-25  # read that day"),
+                    encoding="utf-8")
+    feed = tmp_path / "latest.json"
+    feed.write_text(json.dumps(_dated_yesterday(snapshot)), encoding="utf-8")
+    assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 0
+    yesterday = (UTC_TODAY() - dt.timedelta(days=1)).isoformat()
+    assert f"prices_date: {yesterday}  # read that day\n" in site.read_text(encoding="utf-8")
+    assert load_catalog(content_copy).site.prices_date == yesterday
+
+
+def test_a_site_yaml_without_a_prices_date_line_to_move_writes_nothing(tmp_path, content_copy, capsys, snapshot):
+    site = content_copy / "site.yaml"
+    site.write_text(site.read_text(encoding="utf-8").replace("prices_date: 2026-09-25", "prices_date:\n  2026-09-25"),
+                    encoding="utf-8")
+    before = (content_copy / "gpus.yaml").read_bytes()
+    feed = tmp_path / "latest.json"
+    feed.write_text(json.dumps(_dated_yesterday(snapshot)), encoding="utf-8")
+    assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 2
+    assert capsys.readouterr().err.splitlines()[-1].startswith(f"prices: {site}: no line 'prices_date: YYYY-MM-DD' to move to ")
+    assert (content_copy / "gpus.yaml").read_bytes() == before

@@ -111,10 +111,11 @@ def test_any_bad_row_is_one_line_exit_2_and_nothing_written(tmp_path, content_co
 
 def test_a_feed_that_is_no_text_file(tmp_path, content_copy, capsys):
     big = tmp_path / "big.csv"
-    big.write_bytes(b"x" * (2**20 + 1))
+    with big.open("wb") as file:  # a sparse file one byte over the feeds' 64 MiB (a day's snapshot: 291 KB)
+        file.truncate(64 * 2**20 + 1)
     binary = tmp_path / "binary.csv"
     binary.write_bytes(b"\xff\xfe\x00gpu")
-    for feed, message in [(big, "cannot read it (larger than 1 MiB"), (binary, "not UTF-8 text"), (tmp_path, "cannot read it")]:
+    for feed, message in [(big, "cannot read it (larger than 64 MiB"), (binary, "not UTF-8 text"), (tmp_path, "cannot read it")]:
         code, _, err = run(capsys, content_copy, feed)
         assert code == 2 and err.startswith(f"{feed}: {message}"), err
 

@@ -168,7 +168,7 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
     return Catalog(site=site, gpus=dated, models=tuple(models))
 
 
-def stale_price_lines(content_dir: Path, today: dt.date) -> list[str]:
+def stale_price_lines(content_dir: Path, today: dt.date, brand: str) -> list[str]:
     """One line per price read more than STALE_AFTER_DAYS days before `today`, where gpus.yaml has
     it: what `check` says beside a clean catalog (a stale price is shown, marked, not refused)."""
     problems = Problems()
@@ -177,8 +177,9 @@ def stale_price_lines(content_dir: Path, today: dt.date) -> list[str]:
     for index, gpu in enumerate(_gpus(file, problems) if file else []):
         if price_is_stale(gpu.price_date, today):
             where = f"gpus.{index}.price_per_gpu_hour.date"
+            how = "by hand: the operator's own" if gpu.price_provider == brand else "(prices import)"
             problems.add(file, where, where, f"stale: {gpu.slug}'s price was read {price_age_days(gpu.price_date, today)} days "
-                         f"ago ({gpu.price_date}; stale after {STALE_AFTER_DAYS}): refresh it (prices import)")
+                         f"ago ({gpu.price_date}; stale after {STALE_AFTER_DAYS}): refresh it {how}")
     return problems.lines
 
 

@@ -23,11 +23,11 @@ from generator.catalog.fields import DATE, PRICE
 from generator.catalog.price_offers import FEED_HOME, OfferFeedError, cheapest_offers, is_offer_snapshot, provider_name
 from generator.catalog.records import Gpu
 from generator.catalog.schema import note_text, plain_text, shown
-from generator.catalog.yaml_file import MAX_FILE_BYTES
 
 COLUMNS = ("gpu", "price_per_gpu_hour", "provider", "date", "source")
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-MAX_ROWS = 10_000  # a feed lists GPU types, not offers: far fewer in practice
+MAX_ROWS = 10_000
+FEED_MAX_BYTES = 64 * 2**20  # a day's snapshot was 291 KB in October 2026, and grows with its providers  # a feed lists GPU types, not offers: far fewer in practice
 
 
 class PriceFeedError(Exception):
@@ -150,18 +150,25 @@ def _row(line: int, record: dict, path: Path, gpus: dict[str, Gpu], today: dt.da
     return PriceRow(line, values["gpu"], values["price_per_gpu_hour"], values["provider"], values["date"], values["source"]), []
 
 
-def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> tuple[list[PriceRow], list[str]]:
+@dataclass(frozen=True)
+class FeedReading:
+    rows: list[PriceRow]
+    notes: list[str]  # the rows a snapshot skips, and why
+    snapshot: bool  # a daily offer snapshot (price_offers.py), not a list of prices chosen by hand
+
+
+def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> FeedReading:
     """Every row of the feed, checked, and the lines to say beside them; PriceFeedError with one
     line per problem otherwise. A daily offer snapshot (price_offers.py) gives one row per catalog
     GPU it prices, the rows it skips said in those lines."""
     try:
-        text = read_regular_file(path, MAX_FILE_BYTES, "the most a price feed may hold").decode("utf-8-sig")
+        text = read_regular_file(path, FEED_MAX_BYTES, "the most a price feed may hold").decode("utf-8-sig")
     except (OSError, FileRefused) as error:
         raise PriceFeedError([f"{path}: cannot read it ({getattr(error, 'strerror', None) or error})"]) from None
     except UnicodeDecodeError:
         raise PriceFeedError([f"{path}: not UTF-8 text"]) from None
     if path.suffix.lower() == ".json" and text.lstrip().startswith("{"):
-        return _offer_rows(text, path, gpus, today)
+        return FeedReading(*_offer_rows(text, path, gpus, today), snapshot=True)
     records = _json_records(text, path) if path.suffix.lower() == ".json" else _csv_records(text, path)
     by_slug = {gpu.slug: gpu for gpu in gpus}
     rows, problems, seen = [], [], {}
@@ -178,7 +185,7 @@ def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> tuple[
         raise PriceFeedError(problems)
     if not rows:
         raise PriceFeedError([f"{path}: no price rows"])
-    return rows, []
+    return FeedReading(rows, [], snapshot=False)
 
 
 def _offer_rows(text: str, path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> tuple[list[PriceRow], list[str]]:

@@ -62,7 +62,8 @@ PROVIDERS = {
     "hyperstack": "Hyperstack", "impossiblecloud": "Impossible Cloud", "jarvislabs": "JarvisLabs", "koyeb": "Koyeb",
     "lambda": "Lambda", "latitude": "Latitude.sh", "lium": "Lium", "massedcompute": "Massed Compute",
     "modal": "Modal", "nebius": "Nebius", "ovh": "OVHcloud", "primeintellect": "Prime Intellect",
-    "replicate": "Replicate", "runpod": "RunPod", "salad": "Salad", "scaleway": "Scaleway", "spheron": "Spheron",
+    "replicate": "Replicate", "runpod": "RunPod", "salad": "Salad", "scaleway": "Scaleway", "sfcompute": "SF Compute",
+    "spheron": "Spheron",
     "synteq": "Synteq", "tensordock": "TensorDock", "thundercompute": "Thunder Compute", "together": "Together AI",
     "voltagepark": "Voltage Park", "vultr": "Vultr",
 }
@@ -72,7 +73,7 @@ LEFT_OUT_PROVIDERS = {
     "daytona": "its rows are the GPU's rate only, CPU, memory and disk billed apart",
     "primeintellect": "an aggregator's home page, not the price list of the cloud that rents the GPU",
 }
-FETCHED_AT = re.compile(r"(\d{4}-\d{2}-\d{2})T[0-9:.]+Z")
+FETCHED_AT = re.compile(r"(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z")
 
 
 @dataclass(frozen=True)
@@ -136,11 +137,17 @@ def cheapest_offers(data: dict, gpus: tuple[Gpu, ...], today: dt.date) -> tuple[
                          f"(over {STALE_AFTER_DAYS}: row skipped)")
             continue
         held = best.get(offer.slug)
-        if held is None or (offer.price, offer.provider) < (held.price, held.provider):
+        if held is None or _rank(offer) < _rank(held):
             best[offer.slug] = offer
     if missing:
         notes.append(f"priced in the feed, not in gpus.yaml: {', '.join(sorted(missing))}")
     return sorted(best.values(), key=lambda offer: offer.slug), notes + _unmapped_line(offers)
+
+
+def _rank(offer: Offer) -> tuple:
+    """The cheapest first; then by provider, the newest reading, the tier and the page: never the
+    feed's order."""
+    return offer.price, offer.provider, -dt.date.fromisoformat(offer.date).toordinal(), offer.kind, offer.source_url
 
 
 def _offer(index: int, raw: object, today: dt.date) -> tuple[Offer | None, str | None]:
@@ -157,7 +164,7 @@ def _offer(index: int, raw: object, today: dt.date) -> tuple[Offer | None, str |
         usd_hr = raw.get("usd_hr")
         if isinstance(usd_hr, bool) or not isinstance(usd_hr, (int, float)):  # a JSON number, as documented
             raise ValueError(f"must be a number from 0.0001 to 10^6 (got {shown(usd_hr)})")
-        price = PRICE(usd_hr)
+        price = PRICE(round(usd_hr, 4))  # the feed's floats: 7.099199999999999 is 7.0992
     except ValueError as error:
         return None, f"usd_hr: {error}"
     memory = raw.get("vram_gb")
@@ -186,5 +193,5 @@ def _unmapped_line(offers: list) -> list[str]:
     """The feed's GPU ids with firm offers that name no catalog GPU, in one line (a card to add, or
     an id to map)."""
     ids = sorted({raw["gpu"] for raw in offers if isinstance(raw, dict) and isinstance(raw.get("gpu"), str)
-                  and raw.get("kind") in FIRM_KINDS and raw["gpu"] not in GPU_SLUGS})
+                  and isinstance(raw.get("kind"), str) and raw["kind"] in FIRM_KINDS and raw["gpu"] not in GPU_SLUGS})
     return [f"GPU ids mapped to no catalog GPU (GPU_SLUGS in price_offers.py): {', '.join(shown(i) for i in ids)}"] if ids else []

@@ -233,7 +233,7 @@ def _run(args) -> int:
               f"(available: {', '.join(LANGUAGES)})", file=sys.stderr)
         return 2
     if args.command == "check":
-        stale = stale_price_lines(args.content, datetime.date.today())
+        stale = stale_price_lines(args.content, _utc_today(), catalog.site.brand)
         print(f"{args.content}: {len(catalog.models)} models, {len(catalog.gpus)} GPUs, no problems"
               + (f"; {len(stale)} stale price{'s' if len(stale) != 1 else ''}:" if stale else "."))
         for line in stale:
@@ -370,16 +370,17 @@ def _plan_llama_cpp(model, gpu, args) -> int:
 
 def _import_prices(catalog, args) -> int:
     try:
-        rows, notes = read_price_feed(args.feed, catalog.gpus, datetime.date.today())
+        reading = read_price_feed(args.feed, catalog.gpus, _utc_today())
     except PriceFeedError as error:
         for problem in error.problems:
             print(_one_line(problem), file=sys.stderr)
         count = len(error.problems)
         print(f"{count} problem{'s' if count != 1 else ''} in {args.feed}; nothing written.", file=sys.stderr)
         return 2
-    for note in notes:  # rows of a daily snapshot that do not count, and why
+    for note in reading.notes:  # rows of a daily snapshot that do not count, and why
         print(_one_line(note), file=sys.stderr)
-    if notes:
+    rows = reading.rows
+    if reading.snapshot:
         rows, kept = _prices_to_keep(catalog, rows)
         for line in kept:
             print(line, file=sys.stderr)
@@ -395,13 +396,21 @@ def _import_prices(catalog, args) -> int:
         return 1
 
 
+def _utc_today() -> datetime.date:
+    """Today in UTC: the feeds date their rows in UTC."""
+    return datetime.datetime.now(datetime.timezone.utc).date()
+
+
 def _prices_to_keep(catalog, rows):
     """A daily snapshot's rows without those that would replace the operator's own price (its
-    provider is site.yaml's brand) or a price read later; and one line for each row left out."""
+    provider is site.yaml's brand) or a price read later, or that change nothing; and one line for
+    each of the first two left out."""
     by_slug = {gpu.slug: gpu for gpu in catalog.gpus}
     kept, lines = [], []
     for row in rows:
         gpu = by_slug[row.gpu]
+        if (gpu.price_per_gpu_hour, gpu.price_provider, gpu.price_date) == (row.price, row.provider, row.date):
+            continue  # the same price as the catalog has: nothing to write
         if gpu.price_provider == catalog.site.brand:
             lines.append(f"  {row.gpu}: keeps {catalog.site.brand}'s own price ({gpu.price_per_gpu_hour}, {gpu.price_date})")
         elif gpu.price_date is not None and gpu.price_date > row.date:
@@ -434,7 +443,11 @@ def _rewrite_prices(target: Path, rows) -> int:
               file=sys.stderr)
         return 1
     # site.yaml first: a catalog whose prices_date is later than every price stays valid in between
-    moved = _move_prices_date(target.parent / "site.yaml", max(row.date for row in rows))
+    try:
+        moved = _move_prices_date(target.parent / "site.yaml", max(row.date for row in rows))
+    except PriceFeedError as error:
+        print(f"prices: {error.problems[0]}; nothing written", file=sys.stderr)
+        return 2
     replace_file(target, rewritten, target.parent)
     print(f"{target}: {len(rows)} price{'s' if len(rows) != 1 else ''} imported")
     for row in rows:
@@ -446,15 +459,22 @@ def _rewrite_prices(target: Path, rows) -> int:
     return 0
 
 
+# site.yaml's prices_date line: the key and its date, quoted or not, then maybe a comment (group 1 is
+# what is rewritten, group 2 the date)
+PRICES_DATE_LINE = re.compile(r"^(prices_date: *['\"]?(\d{4}-\d{2}-\d{2})['\"]?) *(?:#[^\r\n]*)?(?=\r?$)", re.MULTILINE)
+
+
 def _move_prices_date(site_file: Path, newest: str) -> str | None:
     """site.yaml's prices_date (the day the prices were read, from which the pages count their age)
     moved to `newest` when that is later, every other line as it was; the line that says so."""
     text = site_file.read_bytes().decode("utf-8")
-    match = re.search(r"^prices_date: *['\"]?(\d{4}-\d{2}-\d{2})['\"]? *(?=\r?$)", text, re.MULTILINE)
-    if match is None or match.group(1) >= newest:
+    match = PRICES_DATE_LINE.search(text)
+    if match is None:  # the pages would count the new prices' age from a date before them
+        raise PriceFeedError([f"{site_file}: no line 'prices_date: YYYY-MM-DD' to move to {newest}"])
+    if match.group(2) >= newest:
         return None
-    replace_file(site_file, text[:match.start()] + f"prices_date: {newest}" + text[match.end():], site_file.parent)
-    return f"{site_file}: prices_date {match.group(1)} → {newest} (the day the newest price was read)"
+    replace_file(site_file, text[:match.start(1)] + f"prices_date: {newest}" + text[match.end(1):], site_file.parent)
+    return f"{site_file}: prices_date {match.group(2)} → {newest} (the day the newest price was read)"
 
 
 def _not_run_words(not_run: NotRun) -> str:
