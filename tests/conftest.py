@@ -53,7 +53,8 @@ def seed_catalog(catalog):
     none of the market's, which the daily feed changes (the seed page is Arrakis's page)."""
     from dataclasses import replace
 
-    own = tuple(gpu if gpu.price_provider == catalog.site.brand else
+    # the seed's prices as the seed page had them: current (the shipped prices_date moves with the feed)
+    own = tuple(replace(gpu, price_stale=False) if gpu.price_provider == catalog.site.brand else
                 replace(gpu, price_per_gpu_hour=None, price_provider=None, price_date=None, price_stale=False)
                 for gpu in catalog.gpus)
     return replace(catalog, gpus=own)

@@ -57,6 +57,10 @@ CASES = [
      "models/deepseek-v3.yaml:58: architecture.hidden_size: must be an integer from 1 to 10^7 (got 100000000)"),
     (V3, "    shared_experts: 1", "    shared_experts: -1",
      "models/deepseek-v3.yaml:73: architecture.moe.shared_experts: must be an integer from 0 to 10^7 (got -1)"),
+    # A tower that merges its patches (Qwen3-VL) needs the width of the tokens it merges them into
+    (KIMI, "    patch_size: 14\n", "    patch_size: 14\n    merge_size: 2\n",
+     "models/kimi-k3.yaml:103: architecture.vision.output_size: missing (a tower with merge_size merges its patches into"
+     " tokens of this width)"),
     # Companions: the sparse-attention indexer reads its queries from the MLA query latent.
     (V3, MLA, MLA + "\n    indexer_heads: 32",
      "models/deepseek-v3.yaml:68: architecture.attention.indexer_heads: indexer_heads and indexer_head_dim go"

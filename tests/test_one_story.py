@@ -12,7 +12,7 @@ import pytest
 OUTCOME = re.compile(r"^- At (16|8|4) bits on (\d+) × (.+?), (?:vLLM [\d.]+ )?"
                      r"(starts with the full context|starts with up to ([\d,]+) tokens of context|does not start|there is no vLLM [\d.]+ plan here)")
 HEADLINE_ROW = re.compile(r"^\| (16|8|4) bits \| [\d,]+ GB: (\d+) × \[(.+?)\]\(")
-TYPE_ROW = re.compile(r"^\| \[(.+?)\]\([^)]*\) \| (?:[\d,]+ \| ){4}(.+?) \| (\$[\d,.]+|no price) \|$")
+TYPE_ROW = re.compile(r"^\| \[(.+?)\]\([^)]*\) \| (?:[\d,]+ \| ){4}(.+?) \| (\$[\d,.]+|no price)(?: \(price of [^)]*\))? \|$")
 
 
 def section(text: str, heading: str) -> list[str]:

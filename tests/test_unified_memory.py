@@ -17,10 +17,11 @@ MODELS = {model.slug: model for model in CATALOG.models}
 
 
 @pytest.mark.parametrize("slug, share, usable_bytes", [
-    ("mac-m4-max-128gb", "0.75", 96 * 10**9),  # macOS's wired limit, 3/4 of 128 GB
+    ("mac-m4-max-128gb", "0.84", 107_520_000_000),  # macOS 26's wired limit on 128 GB: 107.52 of 128 GiB
+    ("mac-m4-pro-64gb", "0.75", 48 * 10**9),  # three quarters: 48 of 64 GiB in llama.cpp's log
     ("mac-m3-ultra-512gb", "0.75", 384 * 10**9),
     ("strix-halo-128gb", "0.5", 64 * 10**9),  # Linux's GTT default, half of it
-    ("dgx-spark", "1", 128 * 10**9),  # no fixed share
+    ("dgx-spark", "0.79", 101_120_000_000),  # no fixed share: what is free at boot, 101.3 of 128 GiB
     ("h100-sxm", None, 80 * 10**9),  # a card: all of its own
 ])
 def test_the_gpu_share_of_a_machine_memory(slug, share, usable_bytes):
@@ -45,6 +46,15 @@ def test_the_headline_counts_only_the_gpu_share():
     assert gpus_needed(48 * 10**9, mac) == 1 and gpus_needed(48 * 10**9 + 1, mac) is None
 
 
+def test_the_fit_page_offers_only_the_machines_its_engines_plan():
+    """What fits my GPUs plans vLLM and SGLang: a unified-memory machine would answer "no" to all."""
+    from generator.site.view_models import site_pages
+
+    page = next(spec for spec in site_pages(CATALOG) if spec.path == "fit").build()
+    assert page.gpus and all(gpu.gpu_memory_share is None for gpu in page.gpus)
+    assert "h100-sxm" in {gpu.slug for gpu in page.gpus}
+
+
 def test_the_plan_command_says_where_to_plan_it(capsys):
     assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "mac-m4-max-128gb", "--context", "8192"]) == 0
     out = capsys.readouterr().out
@@ -57,7 +67,7 @@ def test_the_plan_command_says_where_to_plan_it(capsys):
 def test_the_machine_page_says_its_share_and_its_engines():
     en, pt = (twin(CATALOG, lang, "gpus/strix-halo-128gb") for lang in ("en", "pt"))
     assert ("Its GPU shares this memory with the CPU and may use 50% of it by default, 64 GB (see the sources); "
-            "the models below and every plan count that share.") in en
+            "the models below count that share, and llama.cpp's plans the memory its backend reports.") in en
     assert "| Share its GPU may use | 50% (64 GB) |" in en and "| Engines planned | llama.cpp |" in en
     assert "| Engines planned | vLLM, SGLang, llama.cpp |" in twin(CATALOG, "en", "gpus/h100-sxm")
     assert "llama.cpp" in pt and "50%" in pt.replace("\u00a0", "")

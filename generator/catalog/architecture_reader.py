@@ -66,6 +66,9 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
         for needed in REQUIRED_BY_KIND[attention.kind]
         if getattr(attention, needed) is None
     ]
+    vision = arch.vision
+    if vision is not None and vision.merge_size and vision.output_size is None:
+        found.append(("vision.output_size", "missing (a tower with merge_size merges its patches into tokens of this width)"))
     checks = [
         (attention.kv_heads and attention.heads % attention.kv_heads, "attention.kv_heads", f"must divide heads ({attention.heads})"),
         (

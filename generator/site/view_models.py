@@ -269,6 +269,8 @@ FIT_GPU, FIT_CONTEXT = "rtx-4090", SHORT_CONTEXT
 
 
 def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...]) -> FitPage:
+    # the page plans vLLM and SGLang: not the machines whose GPU shares the CPU's memory (llama.cpp only)
+    gpus = tuple(g for g in gpus if g.gpu_memory_share is None) or gpus
     gpu = next((g for g in gpus if g.slug == FIT_GPU), gpus[0])
     question = Question(gpu, 1, FIT_CONTEXT)
     request = PlanRequest(context=question.context, users=question.users)

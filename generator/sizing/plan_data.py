@@ -204,8 +204,8 @@ def gpu_tables(gpu: Gpu) -> dict:
         "price_per_gpu_hour": None if gpu.price_per_gpu_hour is None else str(gpu.price_per_gpu_hour),
         "price_provider": gpu.price_provider,
         "price_date": gpu.price_date,
-        "price_stale": gpu.price_stale,
-        "unified_memory": gpu.gpu_memory_share is not None,  # engine.py Engine.gpu_reason: llama.cpp only  # read over 90 days before site.yaml's prices_date
+        "price_stale": gpu.price_stale,  # read over 90 days before site.yaml's prices_date
+        "unified_memory": gpu.gpu_memory_share is not None,  # engine.py Engine.gpu_reason: llama.cpp only
         "price_source": _first_url(gpu.sources.get("price_per_gpu_hour")),
         "vllm_batch_tier": vllm_batch_tier(gpu, engine_memory_bytes(gpu)),
         # NVIDIA's compute capability (major), which engine.py Engine.gpu_reason reads; None elsewhere
