@@ -208,3 +208,21 @@ def test_a_site_yaml_without_a_prices_date_line_to_move_writes_nothing(tmp_path,
     assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith(f"prices: {site}: no line 'prices_date: YYYY-MM-DD' to move to ")
     assert (content_copy / "gpus.yaml").read_bytes() == before
+
+
+def test_an_offer_with_a_key_given_twice_is_a_skipped_row_and_the_rest_imported(tmp_path, content_copy, capsys, snapshot):
+    text = json.dumps(_dated_yesterday(snapshot))
+    assert text.endswith("}") and '"offers": [' in text
+    # one more offer whose price is given twice: which one the provider meant cannot be told
+    twice = '{"provider": "tensordock", "gpu": "rtx-4090", "vram_gb": 24, "usd_hr": 0.35, "usd_hr": 0.05, ' \
+            f'"kind": "on-demand", "source_url": "https://www.tensordock.com/cloud-gpus.html", "fetched_at": "{(UTC_TODAY() - dt.timedelta(days=1)).isoformat()}T08:00:00Z"}}, '
+    feed = tmp_path / "latest.json"
+    feed.write_text(text.replace('"offers": [', '"offers": [' + twice, 1), encoding="utf-8")
+    assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert f"{feed}: offers[0]: 'usd_hr': given twice (which one counts is not said) (row skipped)" in err
+    assert next(g for g in load_catalog(content_copy).gpus if g.slug == "rtx-4090").price_date == "2026-09-25"
+    # at the top, the same is the whole snapshot refused
+    feed.write_text(text[:-1] + ', "offers": []}', encoding="utf-8")
+    assert main(["prices", "import", str(feed), "--content", str(content_copy)]) == 2
+    assert capsys.readouterr().err.startswith(f"{feed}: 'offers': duplicate key in the snapshot")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from generator.catalog.bounded_read import FileRefused, read_regular_file
 from generator.catalog.fields import DATE, PRICE
-from generator.catalog.price_offers import FEED_HOME, OfferFeedError, cheapest_offers, is_offer_snapshot, provider_name
+from generator.catalog.price_offers import DUPLICATE_KEY, FEED_HOME, OfferFeedError, cheapest_offers, is_offer_snapshot, provider_name
 from generator.catalog.records import Gpu
 from generator.catalog.schema import note_text, plain_text, shown
 
@@ -188,11 +188,29 @@ def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> FeedRe
     return FeedReading(rows, [], snapshot=False)
 
 
+class _Object(dict):
+    """A JSON object that remembers a key given twice (the json module would keep the last silently):
+    a snapshot's offer with one is a row skipped, not a feed refused (price_offers.DUPLICATE_KEY)."""
+
+    duplicate_key: str | None = None
+
+
+def _marked_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    found = _Object()
+    for key, value in pairs:
+        if key in found:
+            found.duplicate_key = key
+        found[key] = value
+    return found
+
+
 def _offer_rows(text: str, path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> tuple[list[PriceRow], list[str]]:
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys)
+        data = json.loads(text, object_pairs_hook=_marked_duplicates)
+        if getattr(data, DUPLICATE_KEY, None) is not None:
+            raise _DuplicateKey(getattr(data, DUPLICATE_KEY))
     except _DuplicateKey as error:
-        raise PriceFeedError([f"{path}: {shown(error.args[0])}: duplicate key in an object"]) from None
+        raise PriceFeedError([f"{path}: {shown(error.args[0])}: duplicate key in the snapshot"]) from None
     except (json.JSONDecodeError, RecursionError, ValueError) as error:
         message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply or a number too long"
         raise PriceFeedError([f"{path}: not JSON ({message})"]) from None

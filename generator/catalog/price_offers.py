@@ -73,6 +73,7 @@ LEFT_OUT_PROVIDERS = {
     "daytona": "its rows are the GPU's rate only, CPU, memory and disk billed apart",
     "primeintellect": "an aggregator's home page, not the price list of the cloud that rents the GPU",
 }
+DUPLICATE_KEY = "duplicate_key"  # the attribute price_feed.py gives an object with a key given twice
 FETCHED_AT = re.compile(r"(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z")
 
 
@@ -155,6 +156,8 @@ def _offer(index: int, raw: object, today: dt.date) -> tuple[Offer | None, str |
     count; (None, problem) for a row that breaks the schema."""
     if not isinstance(raw, dict):
         return None, f"must be an object (got {shown(raw)})"
+    if getattr(raw, DUPLICATE_KEY, None) is not None:
+        return None, f"{shown(getattr(raw, DUPLICATE_KEY))}: given twice (which one counts is not said)"
     for key in ("provider", "gpu", "kind"):
         try:
             plain_text(raw.get(key))
