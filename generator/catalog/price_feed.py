@@ -26,8 +26,8 @@ from generator.catalog.schema import note_text, plain_text, shown
 
 COLUMNS = ("gpu", "price_per_gpu_hour", "provider", "date", "source")
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-MAX_ROWS = 10_000
-FEED_MAX_BYTES = 64 * 2**20  # a day's snapshot was 291 KB in October 2026, and grows with its providers  # a feed lists GPU types, not offers: far fewer in practice
+MAX_ROWS = 10_000  # a feed lists GPU types, not offers: far fewer in practice
+FEED_MAX_BYTES = 64 * 2**20  # a day's snapshot was 291 KB in October 2026, and grows with its providers
 
 
 class PriceFeedError(Exception):

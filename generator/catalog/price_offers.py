@@ -14,9 +14,9 @@ The mapping, row by row (what README.md's "Prices" section documents):
   (`h100`, `a100`, `v100`) map to nothing;
 - an offer whose memory is more than MEMORY_TOLERANCE off the catalog GPU's is another card;
 - the providers of LEFT_OUT_PROVIDERS are skipped, each for the reason given;
-- per catalog GPU, the cheapest offer wins (ties: the provider first in alphabetical order), with
-  its provider, the day it was fetched and its source page; an offer fetched more than
-  STALE_AFTER_DAYS days before today is not imported;
+- per catalog GPU, the cheapest offer wins (ties: the provider first in alphabetical order, then
+  the newest reading: never the feed's order), with its provider, the day it was fetched and its
+  source page; an offer fetched more than STALE_AFTER_DAYS days before today is not imported;
 - a row that breaks the schema is skipped with one line saying why, never imported.
 """
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from generator.catalog.fields import PRICE
-from generator.catalog.price_age import STALE_AFTER_DAYS
+from generator.catalog.price_age import STALE_AFTER_DAYS, price_age_days, price_is_stale
 from generator.catalog.records import Gpu
 from generator.catalog.schema import https_url, plain_text, shown
 
@@ -132,10 +132,9 @@ def cheapest_offers(data: dict, gpus: tuple[Gpu, ...], today: dt.date) -> tuple[
             notes.append(f"offers[{index}]: {raw['gpu']} of {memory:f} GB is not the catalog's {gpu.name} of "
                          f"{catalog_gb:f} GB (row skipped)")
             continue
-        age = (today - dt.date.fromisoformat(offer.date)).days
-        if age > STALE_AFTER_DAYS:
-            notes.append(f"offers[{index}]: {offer.slug} from {offer.provider}: fetched {offer.date}, {age} days ago "
-                         f"(over {STALE_AFTER_DAYS}: row skipped)")
+        if price_is_stale(offer.date, today):
+            notes.append(f"offers[{index}]: {offer.slug} from {offer.provider}: fetched {offer.date}, "
+                         f"{price_age_days(offer.date, today)} days ago (over {STALE_AFTER_DAYS}: row skipped)")
             continue
         held = best.get(offer.slug)
         if held is None or _rank(offer) < _rank(held):

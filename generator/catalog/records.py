@@ -376,6 +376,11 @@ class Gpu:
     sources: Mapping[str, Source] = field(default_factory=_no_sources)
 
     @property
+    def unified_memory(self) -> bool:
+        """A machine whose GPU shares the CPU's memory (the catalog gives the share it may use)."""
+        return self.gpu_memory_share is not None
+
+    @property
     def gpu_memory_bytes(self) -> int:
         """The datasheet memory its GPU may use: a card's all; a unified-memory machine's share."""
         share = self.gpu_memory_share

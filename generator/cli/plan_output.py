@@ -183,7 +183,7 @@ def llama_cpp_text(plan: LlamaCppPlan) -> str:
         f"  --n-gpu-layers {plan.n_gpu_layers}" + (f", --n-cpu-moe {plan.n_cpu_moe}" if plan.n_cpu_moe else ""),
         "  per GPU (the fullest)",
         # a unified-memory machine: the share of its memory the GPU may use (records.Gpu.gpu_memory_share)
-        f"    {'memory its GPU may use' if plan.gpu.gpu_memory_share is not None else 'memory CUDA reports':<23} "
+        f"    {'memory its GPU may use' if plan.gpu.unified_memory else 'memory CUDA reports':<23} "
         f"{_gib(plan.total_memory_bytes):>14}",
         f"    weights                 {_gib(plan.weights_bytes_per_gpu):>14}",
         f"    {cache:<23} {_gib(plan.kv_bytes_per_gpu):>14}",

@@ -19,7 +19,7 @@ from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest
 from generator.catalog.records import Catalog, Gpu, Model, Site, Source
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
 from generator.sizing.engine_vllm import VLLM
-from generator.sizing.engines import engines_planned_on
+from generator.sizing.engines import SERVING_ENGINES, engines_planned_on
 from generator.sizing.fit import FitRow, fit_row
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
@@ -269,8 +269,8 @@ FIT_GPU, FIT_CONTEXT = "rtx-4090", SHORT_CONTEXT
 
 
 def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...]) -> FitPage:
-    # the page plans vLLM and SGLang: not the machines whose GPU shares the CPU's memory (llama.cpp only)
-    gpus = tuple(g for g in gpus if g.gpu_memory_share is None) or gpus
+    # the page plans the serving engines: only the machines they are planned on (not unified memory)
+    gpus = tuple(g for g in gpus if all(e.plans_machine(g) for e in SERVING_ENGINES.values())) or gpus
     gpu = next((g for g in gpus if g.slug == FIT_GPU), gpus[0])
     question = Question(gpu, 1, FIT_CONTEXT)
     request = PlanRequest(context=question.context, users=question.users)

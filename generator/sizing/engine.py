@@ -183,12 +183,16 @@ class Engine:
     # it is planned on machines whose GPU shares the CPU's memory (records.Gpu.gpu_memory_share)
     unified_memory: bool = False
 
+    def plans_machine(self, gpu: Gpu) -> bool:
+        """Whether this engine is planned on the machine at all: on unified memory, only if it says so."""
+        return self.unified_memory or not gpu.unified_memory
+
     def gpu_reason(self, model: Model, gpu: Gpu) -> str | None:
         """UNIFIED_MEMORY on a machine whose GPU shares the CPU's memory (its engine's accounting of
         free memory differs there: vllm#35313); GPU_NOT_PLANNED or GPU_WITHOUT_KERNELS where this
         GPU's kernels for the model's attention are not the ones the accounting follows; None where
         they are."""
-        if gpu.gpu_memory_share is not None and not self.unified_memory:
+        if not self.plans_machine(gpu):
             return UNIFIED_MEMORY
         kinds = {kind: (planned, others) for kind, planned, others in self.attention_gpus}
         if model.architecture.attention.kind not in kinds:

@@ -18,4 +18,4 @@ ENGINES: dict[str, Engine] = {**SERVING_ENGINES, LLAMA_CPP.key: LLAMA_CPP}
 def engines_planned_on(gpu: Gpu) -> tuple[Engine, ...]:
     """The engines planned on this GPU: all, or on a machine whose GPU shares the CPU's memory,
     those that plan unified memory (Engine.gpu_reason)."""
-    return tuple(engine for engine in ENGINES.values() if gpu.gpu_memory_share is None or engine.unified_memory)
+    return tuple(engine for engine in ENGINES.values() if engine.plans_machine(gpu))

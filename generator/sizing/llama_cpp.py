@@ -330,8 +330,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     blocks = len(caches)  # the file's, NextN blocks included: what -ngl and --n-cpu-moe count
     all_layers = every_layer(model)
     ngl, cpu_moe = request.n_gpu_layers, request.n_cpu_moe
-    unified = gpu.gpu_memory_share is not None  # LLAMA_CPP.unified_memory
-    if unified and ngl is None and cpu_moe is None:
+    if gpu.unified_memory and ngl is None and cpu_moe is None:
         # the CPU's memory is the GPU's: layers left to the CPU free none of it, so every layer goes to
         # the GPU, and what does not fit in its share does not start (raise the share instead)
         ngl = all_layers
@@ -350,7 +349,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     speed = None
     if gpu.bandwidth_bytes_per_second:
         # on unified memory the CPU reads its layers from the same memory: at most the machine's bandwidth
-        ram_bandwidth = gpu.bandwidth_bytes_per_second if unified else RAM_BANDWIDTH
+        ram_bandwidth = gpu.bandwidth_bytes_per_second if gpu.unified_memory else RAM_BANDWIDTH
         seconds = (gpu_read + kv_read) / gpu.bandwidth_bytes_per_second + (ram_read + ram_kv // max(request.users, 1)) / ram_bandwidth
         speed = 1 / seconds
     fullest = max(range(count), key=lambda index: weights[index] + kv[index])

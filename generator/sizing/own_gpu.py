@@ -61,7 +61,7 @@ def own_gpu(model: Model, gpus: tuple[Gpu, ...]) -> OwnGpu | None:
     chosen = next(row for row in rows if row.quant == CHOSEN_QUANT)
     offload = None
     if model.architecture.moe is not None:
-        for gpu in (card for card in cards if card.gpu_memory_share is None):  # unified memory has no RAM apart
+        for gpu in (card for card in cards if not card.unified_memory):  # unified memory has no RAM apart
             plan = llama_cpp_plan(model, gpu, 1, LlamaCppRequest(CHOSEN_QUANT, context))
             if plan.starts and plan.n_gpu_layers == every_layer(model):
                 offload = plan

@@ -205,7 +205,7 @@ def gpu_tables(gpu: Gpu) -> dict:
         "price_provider": gpu.price_provider,
         "price_date": gpu.price_date,
         "price_stale": gpu.price_stale,  # read over 90 days before site.yaml's prices_date
-        "unified_memory": gpu.gpu_memory_share is not None,  # engine.py Engine.gpu_reason: llama.cpp only
+        "unified_memory": gpu.unified_memory,  # engine.py Engine.plans_machine: llama.cpp only
         "price_source": _first_url(gpu.sources.get("price_per_gpu_hour")),
         "vllm_batch_tier": vllm_batch_tier(gpu, engine_memory_bytes(gpu)),
         # NVIDIA's compute capability (major), which engine.py Engine.gpu_reason reads; None elsewhere

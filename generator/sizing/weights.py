@@ -182,9 +182,9 @@ def _vision(arch: Architecture) -> list[Tensors]:
     # embedding; learned position embeddings where the config gives their table; a projector to the
     # text width. Small extras are left out (well under 1 % of the tower).
     vision, layers = arch.vision, arch.vision.layers
-    h, i = vision.hidden_size, vision.intermediate_size
     if vision.merge_size:
         return _patch_merging_vision(vision)
+    h, i = vision.hidden_size, vision.intermediate_size
     return [
         Tensors("vision", h, h, 4 * layers, h),
         Tensors("vision", h, i, (3 if vision.gated_mlp else 2) * layers, i),
