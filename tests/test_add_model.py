@@ -103,6 +103,7 @@ MTP_WEIGHT_NAMES = {
     "deepseek-v3": "model.layers.61.embed_tokens.weight",
     "glm-4-5-air": "model.layers.46.embed_tokens.weight",
     "qwen3-next-80b-a3b-instruct": "mtp.fc.weight",
+    "qwen3-next-80b-a3b-thinking": "mtp.fc.weight",
 }
 
 
