@@ -88,3 +88,19 @@ COMMAND_R7B = {
     "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 32, "sliding_window": 4096,
     "sliding_window_pattern": 4, "vocab_size": 256000, "max_position_embeddings": 8192,
 }
+# NVIDIA-Nemotron-Nano-9B-v2 and Nemotron-H-47B-Base-8K: the values NVIDIA's NeMo gives them (ssm.py,
+# NemotronNano9Bv2 and NemotronHConfig47B; content/models/<slug>.yaml), the 9B's as kvfit's copy of the config.
+NEMOTRON_NANO_9B_V2 = {
+    "model_type": "nemotron_h", "hidden_size": 4480, "intermediate_size": 15680, "num_hidden_layers": 56,
+    "hybrid_override_pattern": "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-", "num_attention_heads": 40,
+    "num_key_value_heads": 8, "head_dim": 128, "mamba_num_heads": 128, "mamba_head_dim": 80, "n_groups": 8,
+    "ssm_state_size": 128, "conv_kernel": 4, "vocab_size": 131072, "max_position_embeddings": 131072,
+    "tie_word_embeddings": False,
+}
+NEMOTRON_H_47B = {
+    "model_type": "nemotron_h", "hidden_size": 8192, "intermediate_size": 30720, "num_hidden_layers": 98,
+    "hybrid_override_pattern": "M-M-M-M-M-M-M-M-M*-M-M-M-M-M-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-M-M---MM---M-M*-M-M-M-M-M-",
+    "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 128, "mamba_num_heads": 256, "mamba_head_dim": 64,
+    "n_groups": 8, "ssm_state_size": 256, "conv_kernel": 4, "vocab_size": 131072, "max_position_embeddings": 8192,
+    "tie_word_embeddings": False,
+}

@@ -97,6 +97,8 @@ FAMILIES = [
     (hf_configs.MINIMAX_M2, "MiniMaxAI/MiniMax-M2", "minimax-m2"),
     (hf_configs.COMMAND_R_PLUS, "CohereLabs/c4ai-command-r-plus-08-2024", "c4ai-command-r-plus-08-2024"),
     (hf_configs.COMMAND_R7B, "CohereLabs/c4ai-command-r7b-12-2024", "c4ai-command-r7b-12-2024"),
+    (hf_configs.NEMOTRON_NANO_9B_V2, "nvidia/NVIDIA-Nemotron-Nano-9B-v2", "nvidia-nemotron-nano-9b-v2"),
+    (hf_configs.NEMOTRON_H_47B, "nvidia/Nemotron-H-47B-Base-8K", "nemotron-h-47b-base-8k"),
 ]
 # The safetensors index names that tell add-model a multi-token-prediction layer ships its own embeddings.
 MTP_WEIGHT_NAMES = {
