@@ -104,3 +104,16 @@ NEMOTRON_H_47B = {
     "n_groups": 8, "ssm_state_size": 256, "conv_kernel": 4, "vocab_size": 131072, "max_position_embeddings": 8192,
     "tie_word_embeddings": False,
 }
+# Mistral-Small-3.1-24B-Instruct-2503: the release's config.json as Hugging Face shows it (through the
+# vision tower's width), the rest of its vision_config as a copy of it gives (content/models/<slug>.yaml);
+# Mistral Small 3.2 is its minor update with the same tensors (24,011,361,280).
+MISTRAL_SMALL_3_1 = {
+    "architectures": ["Mistral3ForConditionalGeneration"], "model_type": "mistral3", "multimodal_projector_bias": False,
+    "spatial_merge_size": 2, "torch_dtype": "bfloat16",
+    "text_config": {"model_type": "mistral", "head_dim": 128, "hidden_size": 5120, "intermediate_size": 32768,
+                    "max_position_embeddings": 131072, "num_attention_heads": 32, "num_hidden_layers": 40,
+                    "num_key_value_heads": 8, "sliding_window": None, "vocab_size": 131072},
+    "vision_config": {"model_type": "pixtral", "head_dim": 64, "hidden_size": 1024, "image_size": 1540,
+                      "intermediate_size": 4096, "num_attention_heads": 16, "num_channels": 3, "num_hidden_layers": 24,
+                      "patch_size": 14},
+}

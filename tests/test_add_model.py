@@ -99,6 +99,8 @@ FAMILIES = [
     (hf_configs.COMMAND_R7B, "CohereLabs/c4ai-command-r7b-12-2024", "c4ai-command-r7b-12-2024"),
     (hf_configs.NEMOTRON_NANO_9B_V2, "nvidia/NVIDIA-Nemotron-Nano-9B-v2", "nvidia-nemotron-nano-9b-v2"),
     (hf_configs.NEMOTRON_H_47B, "nvidia/Nemotron-H-47B-Base-8K", "nemotron-h-47b-base-8k"),
+    (hf_configs.MISTRAL_SMALL_3_1, "mistralai/Mistral-Small-3.1-24B-Instruct-2503", "mistral-small-3-1-24b-instruct-2503"),
+    (hf_configs.MISTRAL_SMALL_3_1, "mistralai/Mistral-Small-3.2-24B-Instruct-2506", "mistral-small-3-2-24b-instruct-2506"),
 ]
 # The safetensors index names that tell add-model a multi-token-prediction layer ships its own embeddings.
 MTP_WEIGHT_NAMES = {

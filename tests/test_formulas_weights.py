@@ -335,6 +335,22 @@ def test_moe_params_by_component(subject, expected):
             ),
             id="vision-tower-gated-with-positions",
         ),
+        pytest.param(
+            # Mistral 3's Pixtral tower, width 8, MLP 12, 2 layers, text width 16: q, k, v, o 4 × 8 × 8 × 2
+            # = 512, gated MLP 3 × 8 × 12 × 2 = 576, two RMSNorms 2 × 8 × 2 = 32, no biases; patches
+            # 3 × 2 × 2 × 8 = 96; ln_pre and the projector's norm 16; the patch merger 8 × 2² × 8 = 256,
+            # then 8 × 16 = 128 and 16 × 16 = 256 to the text width → 1,872
+            arch(vision=vision(layout="pixtral", gated_mlp=True, merge_size=2)),
+            by_component(
+                embeddings=1_600,
+                attention=1_920,
+                dense_mlp=3_840,
+                router_and_norms=80,
+                output_head=1_600,
+                vision=1_872,
+            ),
+            id="vision-tower-pixtral",
+        ),
     ],
 )
 def test_params_by_component(architecture, expected):

@@ -67,7 +67,7 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
         if getattr(attention, needed) is None
     ]
     vision = arch.vision
-    if vision is not None and vision.merge_size and vision.output_size is None:
+    if vision is not None and vision.layout == "vit" and vision.merge_size and vision.output_size is None:
         found.append(("vision.output_size", "missing (a tower with merge_size merges its patches into tokens of this width)"))
     checks = [
         (attention.kv_heads and attention.heads % attention.kv_heads, "attention.kv_heads", f"must divide heads ({attention.heads})"),

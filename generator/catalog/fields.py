@@ -162,6 +162,7 @@ VISION_FIELDS = {
     "position_embeddings": Field(COUNT),
     "deepstack_mergers": Field(LAYER_COUNT_OR_ZERO),
     "gated_mlp": Field(_flag),
+    "layout": Field(schema.one_of("vit", "pixtral")),
 }
 # The published checkpoint's format per component; a component left out takes `default` (BF16), but
 # the prediction layers (extra_layers), left out, are stored like the parts of the main layers they

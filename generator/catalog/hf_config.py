@@ -384,6 +384,9 @@ def _vision(config: dict) -> dict | None:
         tower.update(merge_size=vision["spatial_merge_size"], temporal_patch_size=vision.get("temporal_patch_size", 2),
                      output_size=vision["out_hidden_size"], position_embeddings=vision.get("num_position_embeddings", 0),
                      deepstack_mergers=len(vision.get("deepstack_visual_indexes") or ()))
+    if vision.get("model_type") == "pixtral":
+        # Mistral 3 (Mistral3Config): a gated MLP, and a patch merger of spatial_merge_size² patches
+        tower.update(layout="pixtral", gated_mlp=True, merge_size=config.get("spatial_merge_size", 2))
     if vision.get("model_type") == "gemma4_vision":
         # Gemma4VisionMLP: gate, up and down; its position table holds an x and a y vector per position
         tower.update(gated_mlp=True, position_embeddings=2 * vision.get("position_embedding_size", 0))

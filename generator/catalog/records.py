@@ -189,6 +189,9 @@ class VisionTower:
     position_embeddings: int = 0
     deepstack_mergers: int = 0
     gated_mlp: bool = False  # Gemma 4's tower: gate, up and down projections (Gemma4VisionMLP)
+    # "pixtral": Mistral 3's Pixtral tower and projector (weights.py _pixtral_vision), whose patch
+    # merger joins merge_size² patches before two layers to the text width; "vit" any other
+    layout: str = "vit"
 
 
 @dataclass(frozen=True)

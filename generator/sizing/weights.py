@@ -182,6 +182,8 @@ def _vision(arch: Architecture) -> list[Tensors]:
     # embedding; learned position embeddings where the config gives their table; a projector to the
     # text width. Small extras are left out (well under 1 % of the tower).
     vision, layers = arch.vision, arch.vision.layers
+    if vision.layout == "pixtral":
+        return _pixtral_vision(vision, arch.hidden_size)
     if vision.merge_size:
         return _patch_merging_vision(vision)
     h, i = vision.hidden_size, vision.intermediate_size
@@ -214,6 +216,25 @@ def _patch_merging_vision(vision) -> list[Tensors]:
         Tensors("vision", merged, vision.output_size, 1 + vision.deepstack_mergers, vision.output_size),
         Tensors("vision", (merged + vision.output_size) * (1 + vision.deepstack_mergers), 1),  # the mergers' biases
         Tensors("vision", 2 * merged, 1, vision.deepstack_mergers),  # the deepstack mergers' norms over m
+    ]
+
+
+def _pixtral_vision(vision, text_hidden: int) -> list[Tensors]:
+    """Mistral 3's Pixtral tower and projector, every tensor (transformers' modeling_pixtral.py and
+    modeling_mistral3.py, multimodal_projector_bias false): per layer q, k, v, o (h × h) and a gated
+    MLP (gate, up, down: h × i), no biases, two RMSNorms; a Conv2d patch embedding without bias and
+    the ln_pre RMSNorm; the projector's RMSNorm, its patch merger joining merge² patches (h × merge²
+    to h), and two linear layers to the text width t (h × t, t × t)."""
+    h, i, layers, t = vision.hidden_size, vision.intermediate_size, vision.layers, text_hidden
+    return [
+        Tensors("vision", h, h, 4 * layers, h),
+        Tensors("vision", h, i, 3 * layers, i),
+        Tensors("vision", 2 * h, 1, layers),
+        Tensors("vision", 3 * vision.patch_size**2, h, 1, h),
+        Tensors("vision", 2 * h, 1),  # ln_pre and the projector's norm
+        Tensors("vision", h * vision.merge_size**2, h, 1, h),
+        Tensors("vision", h, t, 1, t),
+        Tensors("vision", t, t, 1, t),
     ]
 
 
