@@ -12,7 +12,7 @@ from generator.catalog.loader import load_catalog
 from generator.sizing.engine import engine_memory_bytes, kv_dtype_bytes, per_tensor_parallel
 from generator.sizing.engine_sglang import sglang_mem_fraction_static
 from generator.sizing.engine_vllm import BatchDefaults, block_layout, vllm_batch_defaults, vllm_mxfp4_padding
-from generator.sizing.layer_kinds import kind_bytes
+from generator.sizing.layer_kinds import KindBytes, kind_bytes
 from generator.sizing.loaded_weights import TensorShares, fullest_stage_bytes
 from tests.formula_records import gpu
 
@@ -103,6 +103,18 @@ def test_vllm_sizes_a_hybrid_block_to_hold_one_mamba_state_as_its_log_says():
     assert (state, layout.block_size) == (2_147_840, 528) == (2_147_840, row["log"]["attention_block_size"])
     padding = layout.block_size * 4_096 / state - 1
     assert round(padding * 100, 2) == row["log"]["mamba_page_padding_percent"]
+
+
+def test_vllm_keeps_full_attention_layers_of_two_page_sizes_in_one_group():
+    """GLM-5.2's IndexShare: 21 layers cache the MLA latent (512 + 64) and the indexer's key of 128,
+    57 the latent alone; at 2 bytes a value, 1,408 and 1,152 bytes a token. Every layer is full
+    attention, so vLLM keeps them in one group whose page is the sum (UniformTypeKVCacheSpecs):
+    21 × 1,408 + 57 × 1,152 = 95,232 bytes a token, not the 4 groups of 21 layers at the widest page
+    (118,272) that layers of other types would take."""
+    kinds = [KindBytes(21, 1_408, None, False), KindBytes(57, 1_152, None, False)]
+    layout = block_layout(kinds, 1, 2048)
+    assert layout.bytes_per_block == 95_232 * layout.block_size
+    assert layout.blocks(1_000) == -(-1_000 // layout.block_size)
 
 
 def test_sglang_keeps_2_gib_more_out_of_its_pool_for_a_draft():

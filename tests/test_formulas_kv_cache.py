@@ -31,6 +31,13 @@ GQA = gqa(kv_heads=2, head_dim=4)
             KvCache(48, 0, 0, 0),
             id="mla-indexer-8bit",
         ),
+        # IndexShare: layer 2 shares layer 1's indexer, no key of its own: (16 + 16 + 12) × 2 = 88
+        pytest.param(
+            arch(layers=3, attention=mla(indexer_heads=3, indexer_head_dim=4, shared_indexer_layers=(2,))),
+            16,
+            KvCache(88, 0, 0, 0),
+            id="mla-shared-indexer-16bit",
+        ),
         # 2 of 3 layers see a window of 8 tokens: 1 × 32 grows, 2 × 32 = 64 stop at the window
         pytest.param(
             arch(layers=3, attention=gqa(kv_heads=2, head_dim=4, sliding_window=8, sliding_window_layers=2)),

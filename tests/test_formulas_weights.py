@@ -64,6 +64,9 @@ def test_attention_params(attention, expected):
         pytest.param(mla(output_gate=True), 5_904, id="mla-output-gate"),  # + 16 × 20 × 3 = 960
         # indexer per layer: q 14 × 12 = 168, k 16 × 4 = 64, k norm 4 × 2 = 8, weights 16 × 3 = 48
         pytest.param(mla(indexer_heads=3, indexer_head_dim=4), 5_808, id="mla-indexer"),  # 4,944 + 288 × 3
+        # IndexShare (GLM-5.2): layers 1 and 2 share layer 0's indexer, so one indexer: 4,944 + 288
+        pytest.param(mla(indexer_heads=3, indexer_head_dim=4, shared_indexer_layers=(1, 2)), 5_232,
+                     id="mla-shared-indexer"),
     ],
 )
 def test_attention_params_three_layers(attention, expected):

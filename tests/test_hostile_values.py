@@ -74,6 +74,13 @@ CASES = [
     (LLAMA, "    kind: gqa", "    kind: gqa\n    q_lora_rank: 1536\n    indexer_heads: 32\n    indexer_head_dim: 128",
      "models/llama-3-1-8b-instruct.yaml:43: architecture.attention.indexer_heads: needs mla or compressed attention with q_lora_rank"
      " (the indexer's queries come from the query latent)"),
+    # IndexShare: shared layers reuse an earlier layer's indexer, so the model has one and layer 0 has its own
+    (V3, MLA, MLA + "\n    shared_indexer_layers: [3]",
+     "models/deepseek-v3.yaml:68: architecture.attention.shared_indexer_layers: needs mla attention with an indexer"
+     " (the shared layers reuse an earlier layer's)"),
+    (V3, MLA, MLA + "\n    indexer_heads: 32\n    indexer_head_dim: 128\n    shared_indexer_layers: [0, 3]",
+     "models/deepseek-v3.yaml:70: architecture.attention.shared_indexer_layers: must be layers 1 to 60 (layer 0 has no"
+     " earlier indexer to share)"),
     # Gemma 4's global layers' own attention goes with sliding-window layers; a count of the language
     # model alone with a vision tower beside it
     (LLAMA, "    kind: gqa", "    kind: gqa\n    global_head_dim: 256",

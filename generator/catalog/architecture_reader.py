@@ -90,6 +90,16 @@ def _inconsistencies(arch: Architecture, has_experts: bool) -> list[tuple[str, s
         ),
         ((arch.dense_layers or 0) > arch.layers, "dense_layers", f"must not exceed layers ({arch.layers})"),
         (
+            bool(attention.shared_indexer_layers) and (attention.kind != "mla" or attention.indexer_heads is None),
+            "attention.shared_indexer_layers",
+            "needs mla attention with an indexer (the shared layers reuse an earlier layer's)",
+        ),
+        (
+            any(layer >= arch.layers or layer == 0 for layer in attention.shared_indexer_layers),
+            "attention.shared_indexer_layers",
+            f"must be layers 1 to {arch.layers - 1} (layer 0 has no earlier indexer to share)",
+        ),
+        (
             (attention.indexer_heads is None) != (attention.indexer_head_dim is None),
             indexer,
             "indexer_heads and indexer_head_dim go together (a sparse-attention indexer has both)",

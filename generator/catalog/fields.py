@@ -122,6 +122,7 @@ ATTENTION_FIELDS = {
     "indexer_heads": Field(_int),
     "indexer_head_dim": Field(_int),
     "indexer_top_k": Field(_int),
+    "shared_indexer_layers": Field(schema.distinct_list(schema.whole_number(0, 999), 1000, "layer indexes")),
     # Gemma 4: the global layers' own KV heads and head width, and no value projection there
     "global_kv_heads": Field(_int),
     "global_head_dim": Field(_int),

@@ -66,7 +66,7 @@ FLAG_KEYS = ("tie_word_embeddings", "use_sliding_window", "attention_bias", "use
 TEXT_KEYS = ("model_type", "_name_or_path", "torch_dtype", "dtype", "topk_method", "qk_norm_type",
              "hybrid_override_pattern", "mlp_hidden_act", "mamba_ssm_cache_dtype", "mamba_ssm_dtype", "expert_dtype")
 MAPPING_KEYS = ("text_config", "vision_config", "quantization_config")
-LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures", "compress_ratios",
+LIST_KEYS = ("layer_types", "moe_layers", "no_rope_layers", "block_configs", "architectures", "compress_ratios", "indexer_types",
              "layers_block_type", "deepstack_visual_indexes")
 
 
@@ -225,6 +225,10 @@ def _attention(model_type: str, text: dict, layers: int) -> dict:
         if text.get("index_n_heads"):
             attention["indexer_heads"] = text["index_n_heads"]
             attention["indexer_head_dim"] = text["index_head_dim"]
+            # GLM-5.2's IndexShare: the layers whose indexer_types is "shared" have none of their own
+            shared = [layer for layer, kind in enumerate(text.get("indexer_types") or ()) if kind == "shared"]
+            if shared:
+                attention["shared_indexer_layers"] = shared
         return attention
     attention = {
         "kind": "gqa",

@@ -85,6 +85,11 @@ class Attention:
     indexer_heads: int | None = None  # DeepSeek sparse attention indexer (GLM-5)
     indexer_head_dim: int | None = None
     indexer_top_k: int | None = None  # index_topk: the compressed rows each query attends to (DeepSeek-V4)
+    # GLM-5.2's IndexShare (config.json indexer_types "shared"): layers that reuse the previous full
+    # layer's top-k, with no indexer of their own: no weights, no indexer key cached (vLLM 0.33.0
+    # models/deepseek_v32/attention.py builds the indexer and its DeepseekV32IndexerCache only
+    # `if not skip_topk or is_mtp_layer`)
+    shared_indexer_layers: tuple[int, ...] = ()
     # Gemma 4: the full-attention (global) layers' own KV heads and head width, where they differ
     # from the sliding-window layers' (num_global_key_value_heads, global_head_dim); and
     # attention_k_eq_v: those layers have no value projection, their key serves as the value
@@ -111,6 +116,11 @@ class Attention:
         return replace(self, kv_heads=self.global_kv_heads or self.kv_heads, head_dim=self.global_head_dim or self.head_dim,
                        key_is_value=self.global_key_is_value, global_kv_heads=None, global_head_dim=None,
                        global_key_is_value=False)
+
+    @property
+    def without_indexer(self) -> Attention:
+        """The attention of IndexShare's shared layers: MLA without an indexer of their own."""
+        return replace(self, indexer_heads=None, indexer_head_dim=None, shared_indexer_layers=())
 
     def with_ratio(self, ratio: int) -> Attention:
         """The attention of the compressed-attention layers of one ratio (0: the window alone)."""

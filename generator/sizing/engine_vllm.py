@@ -132,6 +132,13 @@ def block_layout(kinds: Sequence[KindBytes], pipeline: int, batch_tokens: int, s
         # the state's page is padded to the attention page.
         block_size = VLLM_BLOCK_SIZE * cdiv(max(states), VLLM_BLOCK_SIZE * per_token)
     counts = [stage_layers or cdiv(kind.layers, pipeline) for kind in kinds]
+    if not states and all(kind.window is None for kind in kinds):
+        # Every layer full attention, whatever its page (IndexShare's layers with and without an
+        # indexer key): one group of all the layers, a page the sum of theirs (vLLM 0.33.0
+        # kv_cache_planning.py get_kv_cache_groups: UniformTypeKVCacheSpecs, "Put all layers into
+        # one group"; its page_size_bytes sums the layers')
+        page = sum(layers * kind.bytes for kind, layers in zip(kinds, counts))
+        return BlockLayout(block_size, block_size * page, (BlockGroup(1, block_size, None, 0),))
     group_size = min(counts)
     if max(counts) < 1.5 * group_size:
         group_size = max(counts)

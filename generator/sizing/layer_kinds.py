@@ -204,8 +204,10 @@ def layer_kinds(arch: Architecture, drafting: int = 0) -> tuple[LayerKind, ...]:
     attention, linear = arch.attention, arch.linear_attention
     if attention.kind == "compressed":
         return tuple(kind for kind in _compressed_kinds(arch, drafting) if kind.layers)
-    windowed = attention.sliding_window_layers
-    kinds = [_softmax_layers(arch, arch.attention_layers - windowed + drafting, None)]
+    windowed, shared = attention.sliding_window_layers, len(attention.shared_indexer_layers)
+    kinds = [_softmax_layers(arch, arch.attention_layers - windowed - shared + drafting, None)]
+    if shared:  # IndexShare: the latent alone (a drafting MTP layer keeps an indexer of its own)
+        kinds.append(LatentLayers(shared, attention.kv_lora_rank + attention.qk_rope_head_dim))
     if windowed:
         kinds.append(_softmax_layers(arch, windowed, attention.sliding_window))
     if linear:
@@ -316,11 +318,11 @@ def _gqa_tensors(arch: Architecture, a: Attention) -> list[LayerTensor]:
     return tensors
 
 
-def _mla_tensors(arch: Architecture) -> list[LayerTensor]:
+def _mla_tensors(arch: Architecture, a: Attention) -> list[LayerTensor]:
     # NOTE: DeepSeek-V2/V3 multi-head latent attention (modeling_deepseek.py): queries through an
     # optional low-rank q_a/q_b pair, keys and values through one shared latent of kv_lora_rank
     # plus a decoupled rope key of qk_rope_head_dim.
-    a, hidden, heads = arch.attention, arch.hidden_size, arch.attention.heads
+    hidden, heads = arch.hidden_size, a.heads
     qk_head = a.qk_nope_head_dim + a.qk_rope_head_dim
     if a.q_lora_rank:
         tensors = [LayerTensor(("attn_q_a",), hidden, a.q_lora_rank), LayerTensor(("attn_q_a_norm",), a.q_lora_rank, 1),
@@ -386,7 +388,7 @@ def attention_tensors(arch: Architecture, attention: Attention | None = None) ->
     own where the layers differ (attention_layer_groups, layer_attention)."""
     if arch.attention.kind == "compressed":
         return _compressed_tensors(arch, (attention or arch.attention).layer_ratio or 0)
-    return _mla_tensors(arch) if arch.attention.kind == "mla" else _gqa_tensors(arch, attention or arch.attention)
+    return (_mla_tensors if arch.attention.kind == "mla" else _gqa_tensors)(arch, attention or arch.attention)
 
 
 def attention_layer_groups(arch: Architecture) -> tuple[tuple[Attention, int], ...]:
@@ -396,6 +398,9 @@ def attention_layer_groups(arch: Architecture) -> tuple[tuple[Attention, int], .
     a = arch.attention
     if a.kind == "compressed":
         return tuple((a.with_ratio(ratio), a.compress_ratios.count(ratio)) for ratio in sorted(set(a.compress_ratios)))
+    if a.shared_indexer_layers:  # GLM-5.2: the layers with an indexer, then those that share one
+        shared = len(a.shared_indexer_layers)
+        return ((a, arch.attention_layers - shared), (a.without_indexer, shared))
     if not a.global_differs:
         return ((a, arch.attention_layers),)
     return ((a.global_layers, arch.attention_layers - a.sliding_window_layers), (a, a.sliding_window_layers))
@@ -408,6 +413,8 @@ def layer_attention(arch: Architecture, layer: int) -> Attention:
     a = arch.attention
     if a.kind == "compressed":
         return a.with_ratio(a.compress_ratios[layer] if layer < arch.layers else 0)
+    if layer in a.shared_indexer_layers:  # a prediction layer past the model's has its own indexer
+        return a.without_indexer
     return a if layer in windowed_layer_indices(arch) else a.global_layers
 
 

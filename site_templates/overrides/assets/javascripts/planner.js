@@ -91,6 +91,10 @@
     kinds.forEach(function (k) { if (k[3]) state = maxBig(state, B(k[1])); else perToken = maxBig(perToken, B(k[1])); });
     if (state) size = size * ceilDiv(state, size * perToken);
     var counts = kinds.map(function (k) { return stageLayers || cdiv(k[0], pipeline); }), group = Math.min.apply(null, counts);
+    if (!state && kinds.every(function (k) { return k[2] === null; })) {  // every layer full attention: one group, the pages summed
+      var page = kinds.reduce(function (total, k, i) { return total + B(counts[i]) * B(k[1]); }, 0n);
+      return layoutOf(size * page, [[1n, null, 0n, size]]);
+    }
     if (Math.max.apply(null, counts) < 1.5 * group) group = Math.max.apply(null, counts);
     var groups = kinds.map(function (k, i) {  // [groups, the tokens a request's blocks cover at most, extra blocks, tokens a block]
       var tokens = !k[3] && perToken % B(k[1]) === 0n ? size * (perToken / B(k[1])) : size;  // a smaller page takes more tokens
