@@ -197,6 +197,20 @@ GPU_FIELDS = {
 PRICE_EXTRA_KEYS = {"provider": schema.plain_text, "date": DATE}
 PRICE_EXTRA_KEYS_SAID = {"provider": "provider that asks it", "date": "day it was read, YYYY-MM-DD"}
 
+# inventory.yaml: the operator's own stock, one entry per GPU type (inventory_feed.py writes it)
+INVENTORY_FIELDS = {
+    "sample": Field(schema.boolean, required=True),
+    "offers": Field(schema.mappings(200), required=True),
+}
+STOCK_FIELDS = {
+    "gpu": Field(schema.gpu_slug, required=True),
+    "machines": Field(schema.machine_shapes, required=True),
+    "multi_node": Field(schema.boolean, required=True),
+    "price_per_gpu_hour": Field(PRICE),
+    "date": Field(DATE, required=True),
+    "source": Field(schema.note_text, required=True),
+}
+
 SITE_FIELDS = {
     "brand": Field(schema.plain_text, required=True),
     "base_url": Field(schema.base_url, required=True),

@@ -13,10 +13,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Callable
 
-from generator.catalog.fields import GPU_FIELDS, PRICE_EXTRA_KEYS, PRICE_EXTRA_KEYS_SAID, SITE_FIELDS
+from generator.catalog.fields import GPU_FIELDS, INVENTORY_FIELDS, PRICE_EXTRA_KEYS, PRICE_EXTRA_KEYS_SAID, SITE_FIELDS, STOCK_FIELDS
 from generator.catalog.model_reader import read_model
 from generator.catalog.price_age import STALE_AFTER_DAYS, price_age_days, price_is_stale
-from generator.catalog.records import Catalog, Gpu, Model, Site
+from generator.catalog.records import Catalog, Gpu, Inventory, Model, Site, StockOffer
 from generator.catalog.schema import Problems, read_record
 from generator.catalog.yaml_file import YamlFile, YamlSyntaxError, read_yaml
 
@@ -90,6 +90,35 @@ def _price_info(file: YamlFile, entry: dict, values: dict, prefix: str, problems
     return info
 
 
+INVENTORY_FILE = "inventory.yaml"
+
+
+def _inventory(file: YamlFile, gpu_slugs: set[str], problems: Problems) -> Inventory | None:
+    """The operator's stock: every offer checked, a GPU of gpus.yaml listed once."""
+    record = read_record(file, file.data, "", INVENTORY_FIELDS, problems)
+    if record is None:
+        return None
+    values, _ = record
+    offers, seen = [], set()
+    for index, entry in enumerate(values["offers"]):
+        prefix = f"offers.{index}."
+        stock = read_record(file, entry, prefix, STOCK_FIELDS, problems)
+        if stock is None:
+            continue
+        offer, _ = stock
+        if offer["gpu"] not in gpu_slugs:
+            problems.add(file, f"{prefix}gpu", f"{prefix}gpu", f"no GPU '{offer['gpu']}' in gpus.yaml")
+            continue
+        if offer["gpu"] in seen:
+            problems.add(file, f"{prefix}gpu", f"{prefix}gpu", f"'{offer['gpu']}' is listed twice (one entry per GPU type)")
+            continue
+        seen.add(offer["gpu"])
+        offers.append(StockOffer(gpu=offer["gpu"], machines=offer["machines"], multi_node=offer["multi_node"],
+                                 price_per_gpu_hour=offer.get("price_per_gpu_hour"), date=offer["date"],
+                                 source=offer["source"]))
+    return Inventory(sample=values["sample"], offers=tuple(offers))
+
+
 def _site(file: YamlFile, problems: Problems) -> Site | None:
     record = read_record(file, file.data, "", SITE_FIELDS, problems)
     if record is None:
@@ -137,6 +166,10 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
                              "prices were read, from which their age is counted: set it to that day")
                 break
 
+    inventory_path = content_dir / INVENTORY_FILE
+    inventory_file = _read(inventory_path, problems, content_dir) if inventory_path.exists() or inventory_path.is_symlink() else None
+    inventory = _inventory(inventory_file, {gpu.slug for gpu in gpus}, problems) if inventory_file else None
+
     model_paths = sorted((content_dir / "models").glob("*.yaml"))
     if not model_paths:
         problems.lines.append(f"{(content_dir / 'models').as_posix()}:1: (folder): no models/*.yaml files")
@@ -165,7 +198,10 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
         raise CatalogError(problems.lines)
     assert site is not None
     dated = tuple(replace(gpu, price_stale=price_is_stale(gpu.price_date, site.prices_date)) for gpu in gpus)
-    return Catalog(site=site, gpus=dated, models=tuple(models))
+    if inventory is not None:
+        inventory = replace(inventory, offers=tuple(replace(offer, stale=price_is_stale(offer.date, site.prices_date))
+                                                    for offer in inventory.offers))
+    return Catalog(site=site, gpus=dated, models=tuple(models), inventory=inventory)
 
 
 def stale_price_lines(content_dir: Path, today: dt.date, brand: str) -> list[str]:
@@ -180,6 +216,23 @@ def stale_price_lines(content_dir: Path, today: dt.date, brand: str) -> list[str
             how = "by hand: the operator's own" if gpu.price_provider == brand else "(prices import)"
             problems.add(file, where, where, f"stale: {gpu.slug}'s price was read {price_age_days(gpu.price_date, today)} days "
                          f"ago ({gpu.price_date}; stale after {STALE_AFTER_DAYS}): refresh it {how}")
+    return problems.lines
+
+
+def stale_stock_lines(content_dir: Path, today: dt.date) -> list[str]:
+    """One line per inventory.yaml offer read more than STALE_AFTER_DAYS days before `today`."""
+    problems = Problems()
+    content_dir = Path(content_dir).absolute()
+    path = content_dir / INVENTORY_FILE
+    file = _read(path, problems, content_dir) if path.exists() else None
+    offers = file.data.get("offers") if file is not None and isinstance(file.data, dict) else None
+    for index, entry in enumerate(offers if isinstance(offers, list) else []):
+        date = entry.get("date") if isinstance(entry, dict) else None
+        if date is not None and price_is_stale(str(date), today):
+            where = f"offers.{index}.date"
+            problems.add(file, where, where, f"stale: the stock of {entry.get('gpu')} was read "
+                         f"{price_age_days(str(date), today)} days ago ({date}; stale after {STALE_AFTER_DAYS}): "
+                         "refresh it (inventory import)")
     return problems.lines
 
 

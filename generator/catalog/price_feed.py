@@ -9,9 +9,7 @@ written; any problem is one line naming the feed's line, and nothing is written.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import json
 import re
 from dataclasses import dataclass
@@ -19,6 +17,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from generator.catalog.bounded_read import FileRefused, read_regular_file
+from generator.catalog.feed_rows import DuplicateKey, FeedError, checked_row, csv_records, json_records
 from generator.catalog.fields import DATE, PRICE
 from generator.catalog.price_offers import DUPLICATE_KEY, FEED_HOME, OfferFeedError, cheapest_offers, is_offer_snapshot, provider_name
 from generator.catalog.records import Gpu
@@ -26,16 +25,7 @@ from generator.catalog.schema import note_text, plain_text, shown
 
 COLUMNS = ("gpu", "price_per_gpu_hour", "provider", "date", "source")
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-MAX_ROWS = 10_000  # a feed lists GPU types, not offers: far fewer in practice
 FEED_MAX_BYTES = 64 * 2**20  # a day's snapshot was 291 KB in October 2026, and grows with its providers
-
-
-class PriceFeedError(Exception):
-    """The feed cannot be applied; `problems` holds one line per problem."""
-
-    def __init__(self, problems: list[str]):
-        super().__init__("\n".join(problems))
-        self.problems = problems
 
 
 @dataclass(frozen=True)
@@ -54,97 +44,9 @@ class PriceChange:
     row: PriceRow
 
 
-def _csv_records(text: str, path: Path) -> list[tuple[int, dict]]:
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        header = next(reader, None)
-        if header is None or tuple(cell.strip() for cell in header) != COLUMNS:
-            raise PriceFeedError([f"{path}:1: the header must be {','.join(COLUMNS)} (got {shown(','.join(header or []))})"])
-        records, ended = [], reader.line_num
-        for cells in reader:
-            line, ended = ended + 1, reader.line_num  # a quoted cell may span lines: name the first
-            if not any(cell.strip() for cell in cells):
-                continue
-            if len(cells) != len(COLUMNS):
-                raise PriceFeedError([f"{path}:{line}: expected {len(COLUMNS)} columns, got {len(cells)}"])
-            records.append((line, dict(zip(COLUMNS, cells))))
-            if len(records) > MAX_ROWS:
-                raise PriceFeedError([f"{path}: more than {MAX_ROWS:,} rows"])
-    except csv.Error as error:
-        raise PriceFeedError([f"{path}:{reader.line_num}: not a CSV row ({error})"]) from None
-    return records
-
-
-class _DuplicateKey(ValueError):
-    """A key given twice in one JSON object (the json module would keep the last silently)."""
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
-    found = {}
-    for key, value in pairs:
-        if key in found:
-            raise _DuplicateKey(key)
-        found[key] = value
-    return found
-
-
-def _json_records(text: str, path: Path) -> list[tuple[int, dict]]:
-    """The list's objects with the line each starts on (the json module gives no positions, so the
-    list is read one element at a time)."""
-    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
-    skip = re.compile(r"[\s,]*")
-    position = skip.match(text, 0).end()
-    if not text.startswith("[", position):
-        raise PriceFeedError([f"{path}:1: must be a JSON list of objects with the keys {', '.join(COLUMNS)}"])
-    position += 1
-    records = []
-    while True:
-        position = skip.match(text, position).end()
-        if text.startswith("]", position):
-            break
-        line = text.count("\n", 0, position) + 1
-        try:
-            item, position = decoder.raw_decode(text, position)
-        except _DuplicateKey as error:
-            raise PriceFeedError([f"{path}:{line}: {shown(error.args[0])}: duplicate key (write each key once: the "
-                                  "second would silently replace the first)"]) from None
-        except (json.JSONDecodeError, RecursionError, ValueError) as error:
-            # ValueError: a number of more digits than Python converts (4,300 by default)
-            message = (error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
-                       if isinstance(error, RecursionError) else "a number with too many digits")
-            raise PriceFeedError([f"{path}:{line}: not JSON ({message})"]) from None
-        if not isinstance(item, dict):
-            raise PriceFeedError([f"{path}:{line}: must be an object with the keys {', '.join(COLUMNS)}"])
-        records.append((line, item))
-        if len(records) > MAX_ROWS:
-            raise PriceFeedError([f"{path}: more than {MAX_ROWS:,} rows"])
-    if text[position + 1:].strip():
-        raise PriceFeedError([f"{path}:{text.count(chr(10), 0, position) + 1}: text after the list"])
-    return records
-
-
 def _row(line: int, record: dict, path: Path, gpus: dict[str, Gpu], today: dt.date) -> tuple[PriceRow | None, list[str]]:
-    problems = []
-    unknown = [key for key in record if key not in COLUMNS]
-    for key in unknown:
-        problems.append(f"{path}:{line}: {shown(key)}: unknown column (expected: {', '.join(COLUMNS)})")
-    values = {}
     checks = {"gpu": plain_text, "price_per_gpu_hour": PRICE, "provider": plain_text, "date": DATE, "source": note_text}
-    for column, check in checks.items():
-        raw = record.get(column)
-        if isinstance(raw, str):
-            raw = raw.strip()
-        if raw is None or raw == "":
-            problems.append(f"{path}:{line}: {column}: missing")
-            continue
-        try:
-            values[column] = check(raw)
-        except ValueError as error:
-            problems.append(f"{path}:{line}: {column}: {error}")
-    if "gpu" in values and values["gpu"] not in gpus:
-        problems.append(f"{path}:{line}: gpu: no GPU {shown(values['gpu'])} in gpus.yaml (slugs: {', '.join(gpus)})")
-    if "date" in values and dt.date.fromisoformat(values["date"]) > today:
-        problems.append(f"{path}:{line}: date: {values['date']} is in the future (today is {today.isoformat()})")
+    values, problems = checked_row(line, record, path, checks, gpus, today)
     if problems:
         return None, problems
     return PriceRow(line, values["gpu"], values["price_per_gpu_hour"], values["provider"], values["date"], values["source"]), []
@@ -158,18 +60,18 @@ class FeedReading:
 
 
 def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> FeedReading:
-    """Every row of the feed, checked, and the lines to say beside them; PriceFeedError with one
+    """Every row of the feed, checked, and the lines to say beside them; FeedError with one
     line per problem otherwise. A daily offer snapshot (price_offers.py) gives one row per catalog
     GPU it prices, the rows it skips said in those lines."""
     try:
         text = read_regular_file(path, FEED_MAX_BYTES, "the most a price feed may hold").decode("utf-8-sig")
     except (OSError, FileRefused) as error:
-        raise PriceFeedError([f"{path}: cannot read it ({getattr(error, 'strerror', None) or error})"]) from None
+        raise FeedError([f"{path}: cannot read it ({getattr(error, 'strerror', None) or error})"]) from None
     except UnicodeDecodeError:
-        raise PriceFeedError([f"{path}: not UTF-8 text"]) from None
+        raise FeedError([f"{path}: not UTF-8 text"]) from None
     if path.suffix.lower() == ".json" and text.lstrip().startswith("{"):
         return FeedReading(*_offer_rows(text, path, gpus, today), snapshot=True)
-    records = _json_records(text, path) if path.suffix.lower() == ".json" else _csv_records(text, path)
+    records = json_records(text, path, COLUMNS) if path.suffix.lower() == ".json" else csv_records(text, path, COLUMNS)
     by_slug = {gpu.slug: gpu for gpu in gpus}
     rows, problems, seen = [], [], {}
     for line, record in records:
@@ -182,9 +84,9 @@ def read_price_feed(path: Path, gpus: tuple[Gpu, ...], today: dt.date) -> FeedRe
         seen[row.gpu] = line
         rows.append(row)
     if problems:
-        raise PriceFeedError(problems)
+        raise FeedError(problems)
     if not rows:
-        raise PriceFeedError([f"{path}: no price rows"])
+        raise FeedError([f"{path}: no price rows"])
     return FeedReading(rows, [], snapshot=False)
 
 
@@ -208,25 +110,25 @@ def _offer_rows(text: str, path: Path, gpus: tuple[Gpu, ...], today: dt.date) ->
     try:
         data = json.loads(text, object_pairs_hook=_marked_duplicates)
         if getattr(data, DUPLICATE_KEY, None) is not None:
-            raise _DuplicateKey(getattr(data, DUPLICATE_KEY))
-    except _DuplicateKey as error:
-        raise PriceFeedError([f"{path}: {shown(error.args[0])}: duplicate key in the snapshot"]) from None
+            raise DuplicateKey(getattr(data, DUPLICATE_KEY))
+    except DuplicateKey as error:
+        raise FeedError([f"{path}: {shown(error.args[0])}: duplicate key in the snapshot"]) from None
     except (json.JSONDecodeError, RecursionError, ValueError) as error:
         message = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply or a number too long"
-        raise PriceFeedError([f"{path}: not JSON ({message})"]) from None
+        raise FeedError([f"{path}: not JSON ({message})"]) from None
     if not is_offer_snapshot(data):
-        raise PriceFeedError([f"{path}:1: must be a JSON list of objects with the keys {', '.join(COLUMNS)}, or a "
+        raise FeedError([f"{path}:1: must be a JSON list of objects with the keys {', '.join(COLUMNS)}, or a "
                               "daily offer snapshot (an object with an \"offers\" list)"])
     try:
         offers, notes = cheapest_offers(data, gpus, today)
     except OfferFeedError as error:
-        raise PriceFeedError([f"{path}: {error}"]) from None
+        raise FeedError([f"{path}: {error}"]) from None
     snapshot = data.get("date") if isinstance(data.get("date"), str) and DAY.fullmatch(data["date"]) else None
     where = f"{FEED_HOME} (daily snapshot{' of ' + snapshot if snapshot else ''})"
     rows = [PriceRow(offer.index, offer.slug, offer.price, provider_name(offer), offer.date,
                      f"{offer.source_url} ; {where}") for offer in offers]
     if not rows:
-        raise PriceFeedError([f"{path}: no firm on-demand offer of a catalog GPU"] + [f"{path}: {note}" for note in notes])
+        raise FeedError([f"{path}: no firm on-demand offer of a catalog GPU"] + [f"{path}: {note}" for note in notes])
     return rows, [f"{path}: {note}" for note in notes]
 
 
@@ -250,7 +152,7 @@ def rewrite_prices(text: str, rows: list[PriceRow]) -> str:
         pattern = re.compile(rf"  - slug: (['\"]?){re.escape(row.gpu)}\1\s*")
         start = next((i for i, line in enumerate(lines) if pattern.fullmatch(line)), None)
         if start is None:
-            raise PriceFeedError([f"gpus.yaml: no line `  - slug: {row.gpu}` to find its entry by; "
+            raise FeedError([f"gpus.yaml: no line `  - slug: {row.gpu}` to find its entry by; "
                                   "write this price by hand, or lay the entry out as the others"])
         end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("  - ") or not lines[i].startswith("    ")), len(lines))
         price = next((i for i in range(start + 1, end) if lines[i].startswith("    price_per_gpu_hour:")), None)

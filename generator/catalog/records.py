@@ -414,7 +414,30 @@ class Site:
 
 
 @dataclass(frozen=True)
+class StockOffer:
+    """One GPU type on the operator's own platform (inventory.yaml): the machine shapes in stock,
+    whether several machines can be joined into one setup, and the operator's price."""
+
+    gpu: str  # a slug of gpus.yaml
+    machines: tuple[int, ...]  # GPUs per machine of each shape in stock, ascending
+    multi_node: bool
+    price_per_gpu_hour: Decimal | None
+    date: str  # ISO 8601: the day the stock and its price were read
+    source: str  # the operator's feed it was read from
+    stale: bool = False  # read more than STALE_AFTER_DAYS before site.yaml's prices_date
+
+
+@dataclass(frozen=True)
+class Inventory:
+    """What the operator has in stock now; `sample`: an example of the example brand, not a stock."""
+
+    sample: bool
+    offers: tuple[StockOffer, ...]
+
+
+@dataclass(frozen=True)
 class Catalog:
     site: Site
     gpus: tuple[Gpu, ...]
     models: tuple[Model, ...]
+    inventory: Inventory | None = None  # None: no inventory.yaml (every GPU priced by the market)

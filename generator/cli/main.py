@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from generator.catalog.add_model import add_model
-from generator.catalog.loader import CatalogError, load_catalog, load_gpus, stale_price_lines
+from generator.catalog.loader import CatalogError, load_catalog, load_gpus, stale_price_lines, stale_stock_lines
 from generator.catalog.checkpoint import CheckpointError
 from generator.languages import LANGUAGES
 from generator.sizing.setups import RUNTIME_OVERHEAD
@@ -37,7 +37,9 @@ from generator.site.build import build_site
 from generator.site.errors import BuildError
 from generator.site.progress import Progress
 from generator.catalog.file_writes import catalog_lock, replace_file
-from generator.catalog.price_feed import PriceFeedError, read_price_feed, rewrite_prices
+from generator.catalog.feed_rows import FeedError, report
+from generator.catalog.price_feed import read_price_feed, rewrite_prices
+from generator.cli.inventory_command import DESCRIPTION as INVENTORY_DESCRIPTION, import_inventory
 from generator.catalog.price_offers import FEED_URL
 from generator.catalog.price_age import STALE_AFTER_DAYS
 
@@ -54,6 +56,8 @@ VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese
           write content/models/<slug>.yaml from a Hugging Face checkpoint folder's small files
   prices import
           new GPU prices from a CSV or JSON feed, written into gpus.yaml in place
+  inventory import
+          the operator's own stock (machine shapes, prices) from its feed, into inventory.yaml
 """
 
 
@@ -153,6 +157,13 @@ def _parser() -> argparse.ArgumentParser:
         "price moves site.yaml's prices_date, from which pages count a price's age.",
     )
     feed.add_argument("feed", metavar="FILE", type=Path, help="the feed: .csv, .json, or a daily snapshot (.json)")
+    inventory = commands.add_parser("inventory", help="update the operator's own stock from its feed")
+    inventory_commands = inventory.add_subparsers(dest="inventory_command", required=True, metavar="ACTION")
+    stock = inventory_commands.add_parser(
+        "import", parents=[content], description=INVENTORY_DESCRIPTION,
+        help="read the operator's stock feed (CSV or JSON) and write content/inventory.yaml",
+    )
+    stock.add_argument("feed", metavar="FILE", type=Path, help="the feed: .csv or .json")
     add = commands.add_parser(
         "add-model",
         parents=[content],
@@ -233,10 +244,14 @@ def _run(args) -> int:
               f"(available: {', '.join(LANGUAGES)})", file=sys.stderr)
         return 2
     if args.command == "check":
-        stale = stale_price_lines(args.content, _utc_today(), catalog.site.brand)
+        prices = stale_price_lines(args.content, _utc_today(), catalog.site.brand)
+        stock = stale_stock_lines(args.content, _utc_today())
+        said = [f"{len(prices)} stale price{'s' if len(prices) != 1 else ''}" if prices else "",
+                f"{len(stock)} stale stock reading{'s' if len(stock) != 1 else ''}" if stock else ""]
+        said = [part for part in said if part]
         print(f"{args.content}: {len(catalog.models)} models, {len(catalog.gpus)} GPUs, no problems"
-              + (f"; {len(stale)} stale price{'s' if len(stale) != 1 else ''}:" if stale else "."))
-        for line in stale:
+              + (f"; {' and '.join(said)}:" if said else "."))
+        for line in prices + stock:
             print(line)
         return 0
     if args.command == "size":
@@ -245,6 +260,8 @@ def _run(args) -> int:
         return _plan(catalog, args)
     if args.command == "prices":
         return _import_prices(catalog, args)
+    if args.command == "inventory":
+        return import_inventory(catalog, args.feed, args.content, _utc_today(), _one_line)
     if args.base_url:
         from dataclasses import replace
 
@@ -371,12 +388,8 @@ def _plan_llama_cpp(model, gpu, args) -> int:
 def _import_prices(catalog, args) -> int:
     try:
         reading = read_price_feed(args.feed, catalog.gpus, _utc_today())
-    except PriceFeedError as error:
-        for problem in error.problems:
-            print(_one_line(problem), file=sys.stderr)
-        count = len(error.problems)
-        print(f"{count} problem{'s' if count != 1 else ''} in {args.feed}; nothing written.", file=sys.stderr)
-        return 2
+    except FeedError as error:
+        return report(error, args.feed, _one_line)
     for note in reading.notes:  # rows of a daily snapshot that do not count, and why
         print(_one_line(note), file=sys.stderr)
     rows = reading.rows
@@ -425,7 +438,7 @@ def _rewrite_prices(target: Path, rows) -> int:
     before = {gpu.slug: gpu for gpu in load_gpus(target)}
     try:
         rewritten = rewrite_prices(text, rows)
-    except PriceFeedError as error:
+    except FeedError as error:
         print(f"prices: {error.problems[0]}; nothing written", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as scratch:  # the rewrite must still load, with these prices
@@ -445,7 +458,7 @@ def _rewrite_prices(target: Path, rows) -> int:
     # site.yaml first: a catalog whose prices_date is later than every price stays valid in between
     try:
         moved = _move_prices_date(target.parent / "site.yaml", max(row.date for row in rows))
-    except PriceFeedError as error:
+    except FeedError as error:
         print(f"prices: {error.problems[0]}; nothing written", file=sys.stderr)
         return 2
     replace_file(target, rewritten, target.parent)
@@ -470,7 +483,7 @@ def _move_prices_date(site_file: Path, newest: str) -> str | None:
     text = site_file.read_bytes().decode("utf-8")
     match = PRICES_DATE_LINE.search(text)
     if match is None:  # the pages would count the new prices' age from a date before them
-        raise PriceFeedError([f"{site_file}: no line 'prices_date: YYYY-MM-DD' to move to {newest}"])
+        raise FeedError([f"{site_file}: no line 'prices_date: YYYY-MM-DD' to move to {newest}"])
     if match.group(2) >= newest:
         return None
     replace_file(site_file, text[:match.start(1)] + f"prices_date: {newest}" + text[match.end(1):], site_file.parent)
