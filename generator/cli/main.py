@@ -537,7 +537,7 @@ def _size(catalog, args) -> int:
     model = _find_model(catalog, args)
     if model is None or _beyond_window(model, args):
         return 2
-    report = size_report(model, catalog.gpus, args.precision, args.context, args.batch)
+    report = size_report(model, catalog.gpus, args.precision, args.context, args.batch, catalog.inventory)
     print(json.dumps(report_json(report), indent=2) if args.json else report_text(report))
     return 0
 

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from generator.sizing.headline import RULE
-from generator.sizing.setups import RUNTIME_OVERHEAD
+from generator.sizing.setups import RUNTIME_OVERHEAD, Setup
 from generator.sizing.size_report import KV_BITS, SizeReport
 
 
-def _setup_json(report: SizeReport) -> dict | None:
-    setup = report.smallest_setup
+def _setup_json(setup: Setup | None) -> dict | None:
     if setup is None:
         return None
+    price = setup.price_per_hour
     return {
         "gpu": setup.gpu.slug,
         "count": setup.total_gpus,
         "gpus_per_machine": setup.gpus_per_machine,
         "machines": setup.machines,
         "memory_bytes": setup.memory_bytes,
-        "price_per_hour": float(setup.price_per_hour),
+        "price_per_hour": None if price is None else float(price),
     }
 
 
@@ -44,7 +44,10 @@ def report_json(report: SizeReport) -> dict:
             "full": report.full_fine_tuning_bytes,
         },
         "required_bytes": report.required_bytes,
-        "smallest_setup": _setup_json(report),
+        "smallest_setup": _setup_json(report.smallest_setup),
+        # the operator's own stock (inventory.yaml): the cheapest setup in it, and its largest machine
+        "in_stock_setup": _setup_json(report.in_stock_setup),
+        "largest_node_in_stock": _setup_json(report.largest_node),
         "decode_tokens_per_second": report.decode_tokens_per_second,
         "decode_tokens_per_second_total": report.decode_tokens_per_second_total,
     }
@@ -87,6 +90,15 @@ def report_text(report: SizeReport) -> str:
             f"  smallest setup          {setup.gpus_per_machine} × {setup.gpu.name} ({machines}), "
             f"{_gb(setup.memory_bytes)}, ${setup.price_per_hour:,.2f}/hour ({_percent(RUNTIME_OVERHEAD)} kept for the runtime)"
         )
+    stock, largest = report.in_stock_setup, report.largest_node
+    if stock is not None:
+        machines = "one machine" if stock.machines == 1 else f"{stock.machines} machines"
+        price = "price on request" if stock.price_per_hour is None else f"${stock.price_per_hour:,.2f}/hour"
+        lines.append(f"  in stock                {stock.gpus_per_machine} × {stock.gpu.name} ({machines}), "
+                     f"{_gb(stock.memory_bytes)}, {price}")
+    elif largest is not None:
+        lines.append(f"  in stock                none holds it: the largest machine in stock is {largest.gpus_per_machine} × "
+                     f"{largest.gpu.name}, {_gb(largest.memory_bytes)}")
     if report.decode_tokens_per_second is not None:
         lines.append(
             f"  decode (upper bound)    {report.decode_tokens_per_second:,.1f} tokens/s per sequence, "

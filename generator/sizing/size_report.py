@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from generator.sizing.formats import FormatSize, bytes_by_component, format_plan, format_table
 from generator.sizing.kv_cache import default_context, kv_cache
 from generator.sizing.setups import USABLE_SHARE, Setup, cheapest_setup
-from generator.catalog.records import Gpu, Model
+from generator.catalog.records import Gpu, Inventory, Model
 from generator.sizing.headline import SERVING_OVERHEAD, headline_sizing, serving_bytes
 from generator.sizing.speed import token_read
+from generator.sizing.stock import in_stock_setup, largest_node
 
 # `--precision` values and the formats-table row each one reads.
 PRECISIONS = {"16": "bf16", "8": "fp8", "4": "4bit", "native": "native"}
@@ -34,11 +35,16 @@ class SizeReport:
     full_fine_tuning_bytes: int
     required_bytes: int  # weights + KV cache, what the setup must hold after the runtime overhead
     smallest_setup: Setup | None
+    # the operator's own platform (inventory.yaml; both None without one): the cheapest setup in
+    # stock that holds the requirement, and the machine in stock with the most memory
+    in_stock_setup: Setup | None
+    largest_node: Setup | None
     decode_tokens_per_second: float | None  # per sequence, upper bound
     decode_tokens_per_second_total: float | None  # all `batch` sequences together
 
 
-def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: int | None, batch: int) -> SizeReport:
+def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: int | None, batch: int,
+                inventory: Inventory | None = None) -> SizeReport:
     context = context or default_context(model)
     weights = next(row for row in format_table(model) if row.key == PRECISIONS[precision])
     cache = kv_cache(model.architecture, KV_BITS)
@@ -75,6 +81,8 @@ def size_report(model: Model, gpus: tuple[Gpu, ...], precision: str, context: in
         full_fine_tuning_bytes=headline.full_fine_tuning_bytes,
         required_bytes=required,
         smallest_setup=setup,
+        in_stock_setup=in_stock_setup(required, gpus, inventory, USABLE_SHARE) if inventory else None,
+        largest_node=largest_node(gpus, inventory) if inventory else None,
         decode_tokens_per_second=per_sequence,
         decode_tokens_per_second_total=total,
     )

@@ -1,0 +1,39 @@
+"""What the operator's own platform serves: its GPU types in the machine shapes it has in stock, at
+its price (inventory.yaml). Pure choices over records, as setups.py makes over the market's."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from generator.catalog.records import Gpu, Inventory
+from generator.sizing.setups import Setup, cheapest, machine_plan
+
+
+def stock_gpus(gpus: tuple[Gpu, ...], inventory: Inventory) -> tuple[tuple[Gpu, bool], ...]:
+    """Each GPU type in stock as the operator rents it, in the inventory's order: the catalog's card
+    with the stock's machine shapes and the operator's price (none: on request), and whether
+    machines of it can be joined into one setup."""
+    by_slug = {gpu.slug: gpu for gpu in gpus}
+    return tuple((replace(by_slug[offer.gpu], machine_shapes=offer.machines, price_per_gpu_hour=offer.price_per_gpu_hour,
+                          price_provider=None, price_date=offer.date, price_stale=offer.stale), offer.multi_node)
+                 for offer in inventory.offers if offer.gpu in by_slug)
+
+
+def in_stock_setup(required_bytes: int, gpus: tuple[Gpu, ...], inventory: Inventory,
+                   usable: Fraction = Fraction(1)) -> Setup | None:
+    """The cheapest setup in stock whose usable memory holds `required_bytes`: one machine of a shape
+    in stock, or, of a GPU type whose machines the operator joins, as many of its largest as it
+    takes (setups.cheapest: single machines first); where only types priced on request hold it, the
+    one of fewest GPUs (then single machines first, the inventory's order); else None."""
+    plans = ((machine_plan(required_bytes, gpu, usable), joined) for gpu, joined in stock_gpus(gpus, inventory))
+    setups = [setup for setup, joined in plans if setup.machines == 1 or joined]
+    on_request = [setup for setup in setups if setup.price_per_hour is None]
+    return cheapest((setup, setup) for setup in setups) or min(
+        on_request, key=lambda setup: (setup.machines > 1, setup.total_gpus), default=None)
+
+
+def largest_node(gpus: tuple[Gpu, ...], inventory: Inventory) -> Setup | None:
+    """The one machine in stock with the most GPU memory (ties: the inventory's order), or None."""
+    machines = [Setup(gpu, gpu.machine_shapes[-1]) for gpu, _ in stock_gpus(gpus, inventory)]
+    return max(machines, key=lambda setup: setup.memory_bytes, default=None)

@@ -1,0 +1,79 @@
+"""The operator's own platform (inventory.yaml): which setup in stock serves a requirement, and the
+largest machine in stock, hand-computed; and `size` saying so, as the seed article does for Kimi-K3."""
+
+import json
+import shutil
+from decimal import Decimal
+
+import pytest
+
+from generator.catalog.records import Inventory, StockOffer
+from generator.cli.main import main
+from generator.sizing.stock import in_stock_setup, largest_node
+from tests.conftest import CONTENT
+from tests.formula_records import gpu
+
+GB = 10**9
+# The market: an 80 GB card at $2 (any shape of 1 to 8), a 141 GB one at $3, a 24 GB one at $0.50
+MARKET = (gpu("h100", 80 * GB, "2.00"), gpu("h200", 141 * GB, "3.00"), gpu("rtx", 24 * GB, "0.50"))
+
+
+def stock(*offers: tuple[str, tuple[int, ...], bool, str | None]) -> Inventory:
+    return Inventory(False, tuple(StockOffer(slug, machines, joined, None if price is None else Decimal(price), "2026-12-01", "feed")
+                                  for slug, machines, joined, price in offers))
+
+
+def shown(setup):
+    return None if setup is None else (setup.gpu.slug, setup.gpus_per_machine, setup.machines, setup.price_per_hour)
+
+
+@pytest.mark.parametrize("required_gb, inventory, expected", [
+    # 100 GB: 2 × H100 at the operator's $2.50 (5.00 an hour) beats 1 × H200 at $6 — only shapes in stock count
+    pytest.param(100, stock(("h100", (1, 2, 4, 8), False, "2.50"), ("h200", (1,), False, "6.00")),
+                 ("h100", 2, 1, Decimal("5.00")), id="cheapest-shape-in-stock"),
+    # the H100 only as 8-GPU machines: 8 × 2.50 = 20.00, so the H200 at 6.00 wins
+    pytest.param(100, stock(("h100", (8,), False, "2.50"), ("h200", (1,), False, "6.00")),
+                 ("h200", 1, 1, Decimal("6.00")), id="only-the-shapes-in-stock"),
+    # 700 GB: more than 8 × 80 = 640, so one machine of H100 does not hold it; joined, 2 machines of 8
+    pytest.param(700, stock(("h100", (8,), True, "2.50")), ("h100", 8, 2, Decimal("40.00")), id="machines-joined"),
+    pytest.param(700, stock(("h100", (8,), False, "2.50")), None, id="no-multi-node"),
+    # priced on request: chosen only where no priced type in stock holds it, the fewest GPUs first
+    pytest.param(100, stock(("h100", (1, 2, 4, 8), False, None), ("h200", (1,), False, None)),
+                 ("h200", 1, 1, None), id="on-request-fewest-gpus"),
+    pytest.param(100, stock(("h100", (1, 2, 4, 8), False, None), ("rtx", (8,), False, "0.50")),
+                 ("rtx", 8, 1, Decimal("4.00")), id="a-priced-one-first"),
+])
+def test_the_setup_in_stock(required_gb, inventory, expected):
+    assert shown(in_stock_setup(required_gb * GB, MARKET, inventory)) == expected
+
+
+def test_the_largest_machine_in_stock_is_the_one_with_most_memory():
+    inventory = stock(("rtx", (1, 2, 4, 8), False, "0.50"), ("h200", (1, 2), False, "3.00"), ("h100", (4,), False, None))
+    assert shown(largest_node(MARKET, inventory)) == ("h100", 4, 1, None)  # 320 GB beats 282 and 192
+    assert largest_node(MARKET, stock()) is None
+
+
+def test_size_says_kimi_k3_fits_no_machine_of_a_stock_of_8_h100(tmp_path, capsys):
+    """The seed article: "o maior nó com estoque é 8× H100 = 640 GB, não há multi-nó, e nenhum formato
+    do K3 cabe nisso". With that stock, no setup in stock holds Kimi-K3 at any precision, and the
+    largest machine is 8 × 80 GB = 640 GB."""
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    (content / "inventory.yaml").write_text(
+        "sample: true\noffers:\n  - {gpu: h100-sxm, machines: [1, 2, 4, 8], multi_node: false, date: 2026-07-18, "
+        "source: the seed article's live catalogue}\n", encoding="utf-8")
+    for precision in ("native", "8", "4"):
+        assert main(["size", "kimi-k3", "--precision", precision, "--content", str(content), "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["in_stock_setup"] is None
+        assert report["largest_node_in_stock"] == {"gpu": "h100-sxm", "count": 8, "gpus_per_machine": 8, "machines": 1,
+                                                   "memory_bytes": 640 * GB, "price_per_hour": None}
+    assert main(["size", "kimi-k3", "--precision", "4", "--content", str(content)]) == 0
+    assert "in stock                none holds it: the largest machine in stock is 8 × H100 SXM, 640.00 GB" in capsys.readouterr().out
+
+
+def test_size_prices_the_shipped_sample_stock_as_the_seed_page(capsys):
+    """The sample inventory's one offer: Kimi-K3 at 4 bits in stock on 8 × B300, US$ 36.80 an hour."""
+    assert main(["size", "kimi-k3", "--precision", "4", "--json"]) == 0
+    setup = json.loads(capsys.readouterr().out)["in_stock_setup"]
+    assert (setup["gpu"], setup["count"], setup["price_per_hour"]) == ("b300", 8, 36.8)
