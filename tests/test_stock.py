@@ -10,7 +10,8 @@ import pytest
 from generator.catalog.records import Inventory, StockOffer
 from generator.cli.main import main
 from generator.sizing.stock import in_stock_setup, largest_node
-from tests.conftest import CONTENT
+from generator.catalog.loader import load_catalog
+from tests.conftest import CONTENT, twin
 from tests.formula_records import gpu
 
 GB = 10**9
@@ -77,3 +78,57 @@ def test_size_prices_the_shipped_sample_stock_as_the_seed_page(capsys):
     assert main(["size", "kimi-k3", "--precision", "4", "--json"]) == 0
     setup = json.loads(capsys.readouterr().out)["in_stock_setup"]
     assert (setup["gpu"], setup["count"], setup["price_per_hour"]) == ("b300", 8, 36.8)
+
+
+def catalog_with_stock(tmp_path, offers: str):
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    (content / "inventory.yaml").write_text(f"sample: true\noffers:\n{offers}", encoding="utf-8")
+    return load_catalog(content)
+
+
+H100_ONLY = "  - {gpu: h100-sxm, machines: [1, 2, 4, 8], multi_node: false, date: 2026-07-18, source: the live catalogue}\n"
+
+
+def test_kimi_k3_pages_say_it_runs_nowhere_in_a_stock_of_8_h100(tmp_path):
+    """The seed article's verdict with its numbers, in both languages: the largest node in stock is
+    8 × H100 = 640 GB, no multi-node, and even at 4 bits Kimi-K3 needs 1,668 GB; no deploy link."""
+    catalog = catalog_with_stock(tmp_path, H100_ONLY)
+    pt, en = twin(catalog, "pt", "models/kimi-k3"), twin(catalog, "en", "models/kimi-k3")
+    said_pt = ("Hoje não roda na Arrakis: a maior máquina em estoque é 8 × H100 SXM (640 GB), não há multinó, e mesmo "
+               "em 4 bits o Kimi-K3 precisa de cerca de 1.668 GB.")
+    said_en = ("Not on Arrakis today: the largest machine in stock is 8 × H100 SXM (640 GB), machines are not joined "
+               "into one setup, and even at 4 bits Kimi-K3 needs about 1,668 GB.")
+    assert f"**{said_pt}**" in pt and f"**Posso rodar o Kimi-K3 na Arrakis hoje?** {said_pt}" in pt
+    assert f"**{said_en}**" in en and f"**Can I run Kimi-K3 on Arrakis today?** {said_en}" in en
+    assert "/console/" not in pt and "/console/" not in en  # the deploy link only where a setup in stock holds it
+
+
+def test_a_model_that_fits_in_stock_keeps_its_deploy_link_and_says_what_holds_it(tmp_path):
+    catalog = catalog_with_stock(tmp_path, H100_ONLY)
+    en, pt = twin(catalog, "en", "models/llama-3-1-8b-instruct"), twin(catalog, "pt", "models/llama-3-1-8b-instruct")
+    assert "](/console/#/models?model=meta-llama/Llama-3.1-8B-Instruct)" in en
+    assert ("**Can I run Llama-3.1-8B-Instruct on Arrakis today?** Yes: at 16 bits it needs about 19 GB, and Arrakis has "
+            "one H100 SXM GPU in stock, at a price on request.") in en
+    assert ("**Posso rodar o Llama-3.1-8B-Instruct na Arrakis hoje?** Sim: em 16 bits ele precisa de cerca de 19 GB, e a "
+            "Arrakis tem uma GPU H100 SXM em estoque, com preço sob consulta.") in pt
+
+
+def test_a_model_that_fits_the_market_but_not_the_stock(tmp_path):
+    """Stock of one 24 GB card: Qwen3-32B needs about 20 GB at 4 bits by the rule, 39 GB at 8, so it
+    is in stock at 4 bits; Llama-3.3-70B needs 42 GB even at 4 bits: not in stock, on the market yes."""
+    catalog = catalog_with_stock(tmp_path, "  - {gpu: rtx-4090, machines: [1], multi_node: false, price_per_gpu_hour: 0.40, "
+                                           "date: 2026-07-18, source: feed}\n")
+    qwen = twin(catalog, "en", "models/qwen3-32b")
+    assert ("Yes: at 4 bits it needs about 20 GB, and Arrakis has one RTX 4090 GPU in stock, from $0.40 per hour."
+            in qwen)
+    llama = twin(catalog, "en", "models/llama-3-3-70b-instruct")
+    assert ("Not on Arrakis today: the largest machine in stock is 1 × RTX 4090 (24 GB), machines are not joined "
+            "into one setup, and even at 4 bits Llama-3.3-70B-Instruct needs about 42 GB.") in llama
+    assert "| 4 bits | 42 GB: 1 ×" in llama  # the market's smallest setup still stands in the table
+
+
+def test_the_sample_stock_answers_the_seed_page(catalog):
+    """Kimi-K3 with the shipped sample: in stock at 4 bits on 8 × B300, from US$ 36.80 an hour."""
+    assert ("**Posso rodar o Kimi-K3 na Arrakis hoje?** Sim: em 4 bits ele precisa de cerca de 1.668 GB, e a Arrakis tem "
+            "8 GPUs B300 em estoque, a partir de US$\xa036,80 por hora.") in twin(catalog, "pt", "models/kimi-k3")

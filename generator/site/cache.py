@@ -28,7 +28,7 @@ CODE_DIR = Path(__file__).resolve().parents[1]  # generator/: a code change rebu
 def build_key(catalog: Catalog) -> str:
     """What every page depends on besides its own model: when it changes, everything is rebuilt."""
     digest = hashlib.sha256()
-    digest.update(repr((catalog.site, catalog.gpus, version("mkdocs"), version("mkdocs-material"))).encode())
+    digest.update(repr((catalog.site, catalog.gpus, catalog.inventory, version("mkdocs"), version("mkdocs-material"))).encode())
     for folder, pattern in ((TEMPLATES_DIR, "**/*"), (LOCALES_DIR, "**/*.po"), (CODE_DIR, "**/*.py")):
         for path in sorted(folder.glob(pattern)):
             if path.is_file():

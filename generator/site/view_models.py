@@ -16,13 +16,14 @@ from generator.site import paths
 from generator.sizing.own_gpu import OwnGpu, own_gpu
 from generator.sizing.detailed import DetailedSizing, HeadlineCheck, detailed_sizing
 from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest_setup
-from generator.catalog.records import Catalog, Gpu, Model, Site, Source
+from generator.catalog.records import Catalog, Gpu, Inventory, Model, Site, Source
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
 from generator.sizing.engine_vllm import VLLM
 from generator.sizing.engines import SERVING_ENGINES, engines_planned_on
 from generator.sizing.fit import FitRow, fit_row
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
+from generator.sizing.stock import in_stock_setup, largest_node
 from generator.sizing.weights import published_scope_params
 
 
@@ -43,6 +44,16 @@ class Requirement:
     key: str  # "16", "8", "4" (bits) or "qlora", "lora", "full"
     memory_bytes: int
     setup: Setup | None  # None: no single machine of the catalog holds it
+
+
+@dataclass(frozen=True)
+class StockAnswer:
+    """Whether the operator's own stock serves the model today, by the headline rule's memory."""
+
+    requirement: Requirement | None  # the highest precision a setup in stock holds, and that setup
+    largest: Setup | None  # the machine in stock with the most memory
+    multi_node: bool  # whether some GPU type in stock joins machines into one setup
+    sample: bool  # the stock is the sample of the example brand (inventory.yaml's `sample`)
 
 
 @dataclass(frozen=True)
@@ -89,6 +100,7 @@ class ModelPage:
     question: Question | None  # the calculator's first question: the planned setup; None: no plan
     gpus: tuple[Gpu, ...]  # the calculator's GPUs
     own_gpu: OwnGpu | None  # llama.cpp with GGUF files; None: the file's layout is not modelled
+    stock: StockAnswer | None = None  # None: no inventory (every setup priced by the market)
 
     def serving_at(self, bits: int) -> Requirement:
         return next(r for r in self.serving if r.key == str(bits))
@@ -213,7 +225,14 @@ class SizedModel:
     headline: HeadlineSizing
 
 
-def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPage:
+def stock_answer(serving: tuple[Requirement, ...], gpus: tuple[Gpu, ...], inventory: Inventory) -> StockAnswer:
+    """The highest serving precision a setup in stock holds (stock.in_stock_setup), else none."""
+    held = (Requirement(row.key, row.memory_bytes, in_stock_setup(row.memory_bytes, gpus, inventory)) for row in serving)
+    return StockAnswer(next((row for row in held if row.setup is not None), None), largest_node(gpus, inventory),
+                       any(offer.multi_node for offer in inventory.offers), inventory.sample)
+
+
+def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...], inventory: Inventory | None = None) -> ModelPage:
     model, sizing = sized.model, sized.headline
     serving = tuple(_requirement(str(bits), sizing.serving_bytes[bits], gpus) for bits in SERVING_BITS)
     fine_tuning = (
@@ -254,6 +273,7 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...]) -> ModelPag
         question=_planned_question(detail),
         gpus=gpus,
         own_gpu=own,
+        stock=stock_answer(serving, gpus, inventory) if inventory else None,
     )
 
 
@@ -338,7 +358,8 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
     ]
     specs += [
         PageSpec(
-            paths.model_page(m.model.slug), partial(model_page, m, site, gpus), hashlib.sha256(repr(m.model).encode()).hexdigest()
+            paths.model_page(m.model.slug), partial(model_page, m, site, gpus, catalog.inventory),
+            hashlib.sha256(repr(m.model).encode()).hexdigest()
         )
         for m in models
     ]
