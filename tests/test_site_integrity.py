@@ -149,14 +149,16 @@ def test_the_sitemap_lists_every_page_and_llms_txt_every_twin(site):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_json_ld_parses_and_its_faq_is_the_pages_own_text(site, lang):
+def test_json_ld_parses_and_its_faq_is_the_pages_own_text(site, lang, request):
+    # the shipped catalog has an inventory.yaml: its pages also answer "Can I run it on Arrakis today?"
+    questions = 5 if "shipped" in request.node.callspec.id else 4
     for path in (site / lang / "models").glob("*.html"):
         page = parse(path)
         assert len(page.scripts) == 1, path
         data = json.loads(page.scripts[0])
         types = {node["@type"]: node for node in data["@graph"]}
         faq = types["FAQPage"]["mainEntity"]
-        assert len(faq) == 4
+        assert len(faq) == questions
         visible = " ".join("".join(page.text).split())
         for item in faq:  # spaces compared as spaces (prices in Portuguese hold a no-break space)
             answer = " ".join(item["acceptedAnswer"]["text"].split())
