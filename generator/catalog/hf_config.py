@@ -22,7 +22,7 @@ MLA_TYPES = {"deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2", "glm_moe_d
 # Qwen3-VL's language models are Qwen3's and Qwen3-MoE's (transformers' modeling_qwen3_vl.py, modeling_qwen3_vl_moe.py)
 QWEN3_VL_TYPES = {"qwen3_vl_text", "qwen3_vl_moe_text"}
 QK_NORM_TYPES = {"qwen3", "qwen3_moe", *QWEN3_VL_TYPES, "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text", "gemma3", "gemma3_text", "gemma4",
-                 "gemma4_text"}
+                 "gemma4_text", "exaone4"}  # exaone4: modeling_exaone4.py q_norm and k_norm of head_dim
 # Qwen3-Next's layers: gated DeltaNet every layer but each full_attention_interval-th, gated attention,
 # a gated shared expert (vLLM's qwen3_5.py builds Qwen3.5's decoder layers from qwen3_next.py's)
 QWEN3_NEXT_TYPES = {"qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"}
@@ -35,7 +35,7 @@ SUPPORTED = {
     "kimi_k2", "gpt_oss", "gemma2", "gemma3", "gemma3_text", "granite", "phi3", "olmo2", "olmo3", "olmoe", "smollm3",
     "phimoe", "ernie4_5", "ernie4_5_moe", "glm4_moe", "llama4", "llama4_text", "minimax_m2", "cohere", "cohere2",
     "nemotron_h", "nemotron-nas", "gemma4", "gemma4_text", "qwen3_5_text", "qwen3_5_moe_text", "deepseek_v4",
-    *QWEN3_VL_TYPES, "deepseek_v32", "glm_moe_dsa",
+    *QWEN3_VL_TYPES, "deepseek_v32", "glm_moe_dsa", "exaone4",
 }
 
 
@@ -76,7 +76,7 @@ def config_problem(config: dict) -> str | None:
                                  if isinstance(config.get(key), dict)]
     for prefix, section in sections:
         for key, value in section.items():
-            if key in POSITIVE_KEYS and not _whole(value, 1):
+            if key in POSITIVE_KEYS and not _whole(value, 1) and not _named_layers_pattern(key, value, section):
                 return f"{prefix}{key}: must be a positive integer (got {_shown(value)})"
             if key in COUNT_KEYS and not _whole(value, 0):
                 return f"{prefix}{key}: must be an integer, 0 or more (got {_shown(value)})"
@@ -158,6 +158,12 @@ def _block_configs_problem(blocks: list, layers: Any, heads: Any) -> str | None:
     if not groups:
         return ": needs at least one layer with attention"
     return None
+
+
+def _named_layers_pattern(key: str, value: Any, section: dict) -> bool:
+    """EXAONE 4 writes its sliding_window_pattern as letters ("LLLG") beside layer_types, which
+    names each layer: add-model reads layer_types and leaves the letters be."""
+    return key == "sliding_window_pattern" and isinstance(value, str) and isinstance(section.get("layer_types"), list)
 
 
 def _whole(value: Any, minimum: int) -> bool:
