@@ -132,3 +132,19 @@ def test_the_sample_stock_answers_the_seed_page(catalog):
     """Kimi-K3 with the shipped sample: in stock at 4 bits on 8 × B300, from US$ 36.80 an hour."""
     assert ("**Posso rodar o Kimi-K3 na Arrakis hoje?** Sim: em 4 bits ele precisa de cerca de 1.668 GB, e a Arrakis tem "
             "8 GPUs B300 em estoque, a partir de US$\xa036,80 por hora.") in twin(catalog, "pt", "models/kimi-k3")
+
+
+def test_a_page_names_what_runs_in_stock_instead(tmp_path):
+    """Seed 000's "Rode hoje o que realmente cabe": with 8 × H100 in stock, Kimi-K3's page names the
+    models the stock holds, its own family first (Kimi-K2: 1,026.4B × 0.5 × 1.2 = 616 GB at 4 bits,
+    on 8 × 80 GB), then by size; a page whose model runs in stock names none."""
+    catalog = catalog_with_stock(tmp_path, H100_ONLY)
+    pt = twin(catalog, "pt", "models/kimi-k3")
+    assert "## O que roda hoje na Arrakis" in pt
+    section = pt.split("## O que roda hoje na Arrakis", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| [")]
+    assert rows[0] == ("| [Kimi-K2-Instruct](/pt/models/kimi-k2-instruct.html.md) | `1T` | 616 GB em 4 bits: "
+                       "8 × [H100 SXM](/pt/gpus/h100-sxm.html.md) |")
+    assert len(rows) == 5 and all("8 × [H100 SXM]" in row for row in rows)
+    assert "What runs on Arrakis today instead" in twin(catalog, "en", "models/kimi-k3")
+    assert "What runs on Arrakis today instead" not in twin(catalog, "en", "models/llama-3-1-8b-instruct")

@@ -23,7 +23,7 @@ from generator.sizing.engines import SERVING_ENGINES, engines_planned_on
 from generator.sizing.fit import FitRow, fit_row
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
-from generator.sizing.stock import in_stock_setup, largest_node
+from generator.sizing.stock import closest_first, highest_held, largest_node
 from generator.sizing.weights import published_scope_params
 
 
@@ -54,6 +54,12 @@ class StockAnswer:
     largest: Setup | None  # the machine in stock with the most memory
     multi_node: bool  # whether some GPU type in stock joins machines into one setup
     sample: bool  # the stock is the sample of the example brand (inventory.yaml's `sample`)
+    # where nothing in stock holds the model: the models in stock that come closest (its family
+    # first, then by size), each with the highest precision held and its setup (seed 000's table)
+    instead: tuple[tuple[Model, str, Requirement], ...] = ()
+
+
+INSTEAD_COUNT = 5  # models a page names in its stead
 
 
 @dataclass(frozen=True)
@@ -225,14 +231,29 @@ class SizedModel:
     headline: HeadlineSizing
 
 
-def stock_answer(serving: tuple[Requirement, ...], gpus: tuple[Gpu, ...], inventory: Inventory) -> StockAnswer:
-    """The highest serving precision a setup in stock holds (stock.in_stock_setup), else none."""
-    held = (Requirement(row.key, row.memory_bytes, in_stock_setup(row.memory_bytes, gpus, inventory)) for row in serving)
-    return StockAnswer(next((row for row in held if row.setup is not None), None), largest_node(gpus, inventory),
-                       any(offer.multi_node for offer in inventory.offers), inventory.sample)
+def held_in_stock(sized: SizedModel, gpus: tuple[Gpu, ...], inventory: Inventory) -> Requirement | None:
+    """The highest serving precision a setup in stock holds, with that setup (stock.highest_held)."""
+    held = highest_held(sized.headline.serving_bytes, gpus, inventory)
+    return None if held is None else Requirement(str(held[0]), sized.headline.serving_bytes[held[0]], held[1])
 
 
-def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...], inventory: Inventory | None = None) -> ModelPage:
+def stock_answer(sized: SizedModel, gpus: tuple[Gpu, ...], inventory: Inventory,
+                 held: dict[str, tuple[Model, Requirement]]) -> StockAnswer:
+    """What the stock serves of this model; `held`: the models a setup in stock holds (held_in_stock),
+    by slug."""
+    model = sized.model
+    requirement = held[model.slug][1] if model.slug in held else None
+    instead: tuple = ()
+    if requirement is None:
+        candidates = [(other.family, other.params, (other, paths.model_page(slug), row))
+                      for slug, (other, row) in held.items() if slug != model.slug]
+        instead = tuple(closest_first(model.params, model.family, candidates, INSTEAD_COUNT))
+    return StockAnswer(requirement, largest_node(gpus, inventory), any(offer.multi_node for offer in inventory.offers),
+                       inventory.sample, instead)
+
+
+def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...], inventory: Inventory | None = None,
+               held: dict[str, tuple[Model, Requirement]] | None = None) -> ModelPage:
     model, sizing = sized.model, sized.headline
     serving = tuple(_requirement(str(bits), sizing.serving_bytes[bits], gpus) for bits in SERVING_BITS)
     fine_tuning = (
@@ -273,7 +294,7 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...], inventory: 
         question=_planned_question(detail),
         gpus=gpus,
         own_gpu=own,
-        stock=stock_answer(serving, gpus, inventory) if inventory else None,
+        stock=stock_answer(sized, gpus, inventory, held or {}) if inventory else None,
     )
 
 
@@ -356,10 +377,15 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
         PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus)),
     ]
+    held = {}  # the models a setup in stock holds: a page names them where its own model is not
+    if catalog.inventory is not None:
+        held = {m.model.slug: (m.model, r) for m in models if (r := held_in_stock(m, gpus, catalog.inventory)) is not None}
+    # a model page also depends on which models the stock holds (the ones it may name instead)
+    stocked = repr(sorted((slug, r) for slug, (_, r) in held.items()))
     specs += [
         PageSpec(
-            paths.model_page(m.model.slug), partial(model_page, m, site, gpus, catalog.inventory),
-            hashlib.sha256(repr(m.model).encode()).hexdigest()
+            paths.model_page(m.model.slug), partial(model_page, m, site, gpus, catalog.inventory, held),
+            hashlib.sha256((repr(m.model) + stocked).encode()).hexdigest()
         )
         for m in models
     ]

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from math import log
+from typing import TypeVar
 
 from generator.catalog.records import Gpu, Inventory
 from generator.sizing.setups import Setup, cheapest, machine_plan
+
+T = TypeVar("T")
 
 
 def stock_gpus(gpus: tuple[Gpu, ...], inventory: Inventory) -> tuple[tuple[Gpu, bool], ...]:
@@ -31,6 +35,24 @@ def in_stock_setup(required_bytes: int, gpus: tuple[Gpu, ...], inventory: Invent
     on_request = [setup for setup in setups if setup.price_per_hour is None]
     return cheapest((setup, setup) for setup in setups) or min(
         on_request, key=lambda setup: (setup.machines > 1, setup.total_gpus), default=None)
+
+
+def highest_held(serving_bytes: dict[int, int], gpus: tuple[Gpu, ...], inventory: Inventory) -> tuple[int, Setup] | None:
+    """The highest precision (bits) whose serving memory a setup in stock holds, and that setup."""
+    for bits in sorted(serving_bytes, reverse=True):
+        setup = in_stock_setup(serving_bytes[bits], gpus, inventory)
+        if setup is not None:
+            return bits, setup
+    return None
+
+
+def closest_first(params: int, family: str, candidates: list[tuple[str, int, T]], count: int) -> list[T]:
+    """Of (family, parameters, item) candidates, the `count` that come closest to a model of `params`
+    parameters: its own family first, then by how many times larger or smaller they are."""
+    def distance(candidate: tuple[str, int, T]) -> tuple[bool, float]:
+        other_family, other_params, _ = candidate
+        return other_family != family, abs(log(other_params / params))
+    return [item for _, _, item in sorted(candidates, key=distance)[:count]]
 
 
 def largest_node(gpus: tuple[Gpu, ...], inventory: Inventory) -> Setup | None:
