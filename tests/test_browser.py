@@ -6,6 +6,7 @@ same whatever the catalog holds.
 """
 
 import re
+import shutil
 import threading
 from functools import partial
 from http.server import ThreadingHTTPServer
@@ -303,3 +304,33 @@ def test_a_local_preview_of_the_production_build_requests_nothing_outside(browse
     httpd.shutdown()
     assert [url for url in requests if not url.startswith(base)] == [] and errors == []
     assert not any(url.endswith("sitemap.xml") for url in requests)
+
+
+def test_the_models_index_filters_what_runs_on_the_platform_today(browser, tmp_path):
+    """The fixture catalog with a stock of one RTX 4090 (24 GB): at 4 bits only the 8B and 7B models
+    (about 4.8 and 4.3 GB) fit a setup in stock; the box keeps only them, and the address says so."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content, ignore=shutil.ignore_patterns("README.md"))
+    (content / "inventory.yaml").write_text("sample: false\noffers:\n  - {gpu: rtx-4090, machines: [1], multi_node: false, "
+                                            "price_per_gpu_hour: 0.40, date: 2026-07-18, source: feed}\n", encoding="utf-8")
+    out = tmp_path / "site"
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(out)))
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    assert run_build(content, out, "--base-url", base).returncode == 0
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    page = browser.new_context().new_page()
+    try:
+        for lang, label in (("en", "Runs on Arrakis today"), ("pt", "Roda hoje na Arrakis")):
+            page.goto(f"{base}{lang}/models.html")
+            page.wait_for_function("!document.querySelector('[data-vram-index] form').hidden")
+            shown = "() => [...document.querySelectorAll('tr[data-model]')].filter(r => !r.hidden).map(r => r.dataset.model)"
+            assert len(page.evaluate(shown)) == 6
+            page.get_by_label(label).check()
+            assert sorted(page.evaluate(shown)) == ["llama-3-1-8b-instruct", "mistral-7b-v0-1"]
+            assert "in-stock=1" in page.url
+            page.goto(f"{base}{lang}/models.html?in-stock=1")  # the address asks it again
+            page.wait_for_function("!document.querySelector('[data-vram-index] form').hidden")
+            assert sorted(page.evaluate(shown)) == ["llama-3-1-8b-instruct", "mistral-7b-v0-1"]
+    finally:
+        page.context.close()
+        httpd.shutdown()

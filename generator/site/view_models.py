@@ -133,6 +133,7 @@ class ModelRow:
     path: str
     four_bit: Requirement
     serving_bytes: dict[int, int]  # memory at 16, 8 and 4 bits (the headline rule)
+    in_stock: Requirement | None = None  # the highest precision a setup in the operator's stock holds
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class ModelsIndexPage:
     path: str
     families: tuple[tuple[str, tuple[ModelRow, ...]], ...]  # (organisation of the repo id, its models)
     rule: HeadlineRule
+    stock: bool = False  # the operator publishes its stock: the index filters by what runs there today
 
     @property
     def rows(self) -> tuple[ModelRow, ...]:
@@ -357,10 +359,11 @@ class PageSpec:
     cache_key: str | None = None
 
 
-def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...]) -> ModelRow:
+def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...], held: dict[str, tuple[Model, Requirement]]) -> ModelRow:
     four_bit = sized.headline.serving_bytes[4]
+    in_stock = held[sized.model.slug][1] if sized.model.slug in held else None
     return ModelRow(sized.model, paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus),
-                    dict(sized.headline.serving_bytes))
+                    dict(sized.headline.serving_bytes), in_stock)
 
 
 def site_pages(catalog: Catalog) -> list[PageSpec]:
@@ -369,17 +372,17 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
     models = tuple(
         SizedModel(m, headline_sizing(m.params)) for m in sorted(catalog.models, key=lambda m: (m.name.lower(), m.slug))
     )
-    rows = tuple(_model_row(m, gpus) for m in models)
-    specs = [
-        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus),
-                                           tuple(r for r in newest_first(rows) if r.model.release_date)[:NEWEST_ON_HOME])),
-        PageSpec("models", lambda: ModelsIndexPage("models", _families(rows), RULE)),
-        PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
-        PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus)),
-    ]
     held = {}  # the models a setup in stock holds: a page names them where its own model is not
     if catalog.inventory is not None:
         held = {m.model.slug: (m.model, r) for m in models if (r := held_in_stock(m, gpus, catalog.inventory)) is not None}
+    rows = tuple(_model_row(m, gpus, held) for m in models)
+    specs = [
+        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus),
+                                           tuple(r for r in newest_first(rows) if r.model.release_date)[:NEWEST_ON_HOME])),
+        PageSpec("models", lambda: ModelsIndexPage("models", _families(rows), RULE, catalog.inventory is not None)),
+        PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
+        PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus)),
+    ]
     # a model page also depends on which models the stock holds (the ones it may name instead)
     stocked = repr(sorted((slug, r) for slug, (_, r) in held.items()))
     specs += [

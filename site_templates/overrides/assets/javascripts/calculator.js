@@ -400,7 +400,7 @@
   function modelsIndex(root) {
     var form = root.querySelector("[data-vram-form]"), body = root.querySelector("tbody");
     var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
-    var names = ["family", "fits-in-gb", "bits"];
+    var names = ["family", "fits-in-gb", "bits"].concat(form.elements["in-stock"] ? ["in-stock"] : []);
     var ignored = readAddress(form, names);
     var note = document.createElement("p");
     note.className = "vram-calc__note";
@@ -412,9 +412,10 @@
     answerEveryChange(form, function () {
       var family = form.elements.family.value, field = form.elements["fits-in-gb"];
       var limit = field.value && field.checkValidity() ? Number(field.value) * 1e9 : null;
-      var key = "bytes" + form.elements.bits.value;
-      Array.prototype.forEach.call(body.rows, function (row) {
-        setHidden(row, Boolean(family && row.dataset.family !== family) || (limit !== null && Number(row.dataset[key]) > limit));
+      var key = "bytes" + form.elements.bits.value, stock = form.elements["in-stock"];
+      Array.prototype.forEach.call(body.rows, function (row) {  // in stock: a precision a setup in stock holds (data-in-stock)
+        setHidden(row, Boolean(family && row.dataset.family !== family) || (limit !== null && Number(row.dataset[key]) > limit) ||
+                       Boolean(stock && stock.checked && !row.dataset.inStock));
       });
       writeAddress(form, names);
     });
