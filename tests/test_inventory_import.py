@@ -125,3 +125,12 @@ def test_the_shipped_inventory_is_the_sample_of_the_seed_page(catalog):
     inventory = catalog.inventory
     assert inventory.sample
     assert [(o.gpu, o.machines, o.price_per_gpu_hour * 8) for o in inventory.offers] == [("b300", (8,), Decimal("36.80"))]
+
+
+def test_an_inventory_linked_outside_the_catalog_is_never_written(content_copy, tmp_path, capsys):
+    outside = write(tmp_path / "elsewhere.yaml", "not ours\n")
+    (content_copy / "inventory.yaml").symlink_to(outside)
+    feed = write(tmp_path / "stock.csv", HEADER + f"h100-sxm,8,false,2.49,{TODAY},feed\n")
+    assert main(["inventory", "import", str(feed), "--content", str(content_copy)]) == 2
+    assert "a link to outside the content folder" in capsys.readouterr().err
+    assert outside.read_text() == "not ours\n"

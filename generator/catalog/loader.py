@@ -236,6 +236,18 @@ def stale_stock_lines(content_dir: Path, today: dt.date) -> list[str]:
     return problems.lines
 
 
+def load_inventory(path: Path, gpus: tuple[Gpu, ...]) -> Inventory:
+    """Read one inventory file on its own, against the catalog's GPUs (`inventory import` checks
+    what it writes); raise CatalogError."""
+    problems = Problems()
+    path = Path(path).absolute()
+    file = _read(path, problems, path.parent)
+    inventory = _inventory(file, {gpu.slug for gpu in gpus}, problems) if file else None
+    if problems.lines or inventory is None:
+        raise CatalogError(problems.lines or [f"{path}: no inventory"])
+    return inventory
+
+
 def load_gpus(path: Path) -> tuple[Gpu, ...]:
     """Read one GPU file on its own (`prices import` checks its rewrite); raise CatalogError."""
     problems = Problems()

@@ -4,7 +4,6 @@ content/inventory.yaml, all or nothing (inventory_feed.py says what a feed holds
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -13,8 +12,8 @@ from typing import Callable
 from generator.catalog.feed_rows import FeedError, report
 from generator.catalog.file_writes import catalog_lock, replace_file
 from generator.catalog.inventory_feed import inventory_yaml, read_inventory_feed
-from generator.catalog.loader import INVENTORY_FILE, CatalogError, load_catalog
-from generator.catalog.records import Catalog
+from generator.catalog.loader import INVENTORY_FILE, CatalogError, load_inventory
+from generator.catalog.records import Catalog, StockOffer
 
 DESCRIPTION = (
     "Read the operator's stock feed, a CSV with the header gpu,machines,multi_node,price_per_gpu_hour,date,source "
@@ -36,7 +35,7 @@ def import_inventory(catalog: Catalog, feed: Path, content: Path, today: dt.date
     target = content / INVENTORY_FILE
     try:
         with catalog_lock(content):
-            problem = _loads_with(content, text)
+            problem = _loads_with(text, offers, catalog)
             if problem:
                 print(f"inventory: the written inventory.yaml would not load ({one_line(problem)}); nothing written",
                       file=sys.stderr)
@@ -53,14 +52,14 @@ def import_inventory(catalog: Catalog, feed: Path, content: Path, today: dt.date
     return 0
 
 
-def _loads_with(content: Path, text: str) -> str | None:
-    """The first problem of the catalog with `text` as its inventory, read in a scratch copy."""
+def _loads_with(text: str, offers: list[StockOffer], catalog: Catalog) -> str | None:
+    """The first problem of `text` read back as an inventory (in a scratch file), or None when it
+    reads back as `offers`."""
     with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / "content"
-        shutil.copytree(content, copy, symlinks=False, ignore=shutil.ignore_patterns(INVENTORY_FILE, ".*"))
-        (copy / INVENTORY_FILE).write_text(text, encoding="utf-8")
+        trial = Path(scratch) / INVENTORY_FILE
+        trial.write_text(text, encoding="utf-8")
         try:
-            load_catalog(copy)
+            written = load_inventory(trial, catalog.gpus)
         except CatalogError as error:
             return error.problems[0]
-    return None
+    return None if list(written.offers) == offers else "it does not read back the feed's rows"
