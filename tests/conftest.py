@@ -49,8 +49,9 @@ def catalog():
 
 @pytest.fixture(scope="session")
 def seed_catalog(catalog):
-    """The shipped catalog with the seed page's price list: the brand's own prices (Arrakis's B300),
-    none of the market's, which the daily feed changes (the seed page is Arrakis's page)."""
+    """The shipped catalog with the seed page's price list: the brand's own (the sample stock's
+    8 × B300, inventory.yaml), none of the market's, which the daily feed changes (the seed page is
+    Arrakis's page, priced from its own stock)."""
     from dataclasses import replace
 
     # the seed's prices as the seed page had them: current (the shipped prices_date moves with the feed)
@@ -62,7 +63,8 @@ def seed_catalog(catalog):
 
 @pytest.fixture(scope="session")
 def seed_content(tmp_path_factory, catalog) -> Path:
-    """content/ with the seed page's price list (seed_catalog), for the commands that read a folder."""
+    """content/ with the seed page's price list (seed_catalog: the sample stock, no market price),
+    for the commands that read a folder."""
     target = tmp_path_factory.mktemp("seed") / "content"
     shutil.copytree(CONTENT, target)
     gpus = target / "gpus.yaml"

@@ -9,6 +9,7 @@ from generator.sizing.detailed import detailed_sizing
 from generator.sizing.formats import format_table, native_bytes
 from generator.sizing.kv_cache import default_context, kv_cache, tokens_that_fit
 from generator.sizing.setups import parallel_sizes, tensor_parallel_fits
+from generator.sizing.stock import stock_gpus
 from generator.catalog.records import Architecture, Attention
 from generator.sizing.speed import decode_tokens_per_second, offloaded_tokens_per_second, token_read
 from generator.sizing.weights import params_by_component, published_scope_params
@@ -146,7 +147,11 @@ def test_parallel_sizes_fall_back_to_pipeline_stages(catalog):
 
 
 def test_kimi_k3_serving_setup_is_the_seed_pages_machine(seed_catalog):
-    serving = detailed_sizing(by_slug(seed_catalog, "kimi-k3"), seed_catalog.gpus).serving
+    """The setup to serve it is the sample stock's one machine (the seed page's 8 × B300)."""
+    detail = detailed_sizing(by_slug(seed_catalog, "kimi-k3"), seed_catalog.gpus,
+                             stock_gpus(seed_catalog.gpus, seed_catalog.inventory))
+    assert detail.in_stock
+    serving = detail.serving
     assert (serving.setup.gpu.slug, serving.setup.gpus_per_machine, serving.setup.machines) == ("b300", 8, 1)
     assert serving.setup.price_per_hour == Decimal("36.80")  # the seed page's 8 × B300
     plan = serving.plan

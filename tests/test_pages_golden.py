@@ -7,6 +7,7 @@ page is checked against the shipped catalog (content/): our Kimi-K3 page must ke
 """
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -113,10 +114,24 @@ def test_fast_integer_format_is_babels(catalog, lang, value):
 
 
 def test_market_prices_say_where_they_come_from(catalog):
-    """With the market's prices (the shipped catalog), the cost answer says where they come from."""
-    text = twin(catalog, "pt", "models/kimi-k3")
+    """With the market's prices only (the shipped catalog without its stock), the cost answer says
+    where they come from."""
+    text = twin(replace(catalog, inventory=None), "pt", "models/kimi-k3")
     assert ("Cada configuração desta página mostra o menor preço por GPU-hora que encontramos com fonte (o provedor e a "
             "data estão na página de cada GPU); na Arrakis você paga por hora a partir de um saldo pré-pago.") in text
+
+
+def test_stock_prices_keep_the_seed_sentence_and_name_the_market_beside(catalog):
+    """With the operator's stock and the market's prices (the shipped catalog), every setup is the
+    stock's at its price, and the market's lowest price stands beside it, with provider and date."""
+    text = twin(catalog, "pt", "models/kimi-k3")
+    assert ("Cada configuração desta página mostra o menor preço por GPU-hora na Arrakis agora, e você paga por hora a "
+            "partir de um saldo pré-pago. Ao lado, o menor preço de mercado que encontramos com fonte, com o provedor e a "
+            "data.") in text
+    row = next(line for line in text.splitlines() if line.startswith("| 4 bits |"))
+    assert row.startswith("| 4 bits | 1.668 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora "
+                          "pelas 8 GPUs (preço de 27 de agosto de 2026); no mercado: 8 × [")
+    assert "por hora pelas 8 GPUs (" in row.split("; no mercado: ", 1)[1]  # a provider and a date
 
 
 def test_own_prices_keep_the_seed_sentence(seed_catalog):

@@ -51,7 +51,7 @@ def test_answers_for_every_shipped_model(catalog):
 
 def test_kimi_k3_at_four_bits(capsys, seed_content):
     report = size_json(capsys, "moonshotai/Kimi-K3", "--precision", "4", "--context", "32768", "--batch", "4",
-                       "--content", str(seed_content))  # the seed page's price list
+                       "--content", str(seed_content))  # the seed page's price list: the sample stock's
     assert report["serving_bytes"] == round(2_779_931_837_184 * 0.5 * 1.2)  # the seed's 1,668 GB
     assert report["fine_tuning_bytes"] == {
         "qlora": round(2_779_931_837_184 * 0.7),
@@ -60,7 +60,8 @@ def test_kimi_k3_at_four_bits(capsys, seed_content):
     }
     assert report["kv_bytes_per_token"] == 27_648
     assert report["kv_bytes"] == 4 * (27_648 * 32_768 + report["kv_state_bytes_per_sequence"])
-    assert report["smallest_setup"] == {
+    assert report["smallest_setup"] is None  # no market price in the seed's list
+    assert report["in_stock_setup"] == {
         "gpu": "b300", "count": 8, "gpus_per_machine": 8, "machines": 1,
         "memory_bytes": 2_304_000_000_000, "price_per_hour": 36.8,
     }
@@ -77,7 +78,7 @@ def test_readable_table_without_json(capsys, seed_content):
     assert main(["size", "kimi-k3", "--content", str(seed_content)]) == 0
     out = capsys.readouterr().out
     assert "Kimi-K3 (moonshotai/Kimi-K3): 2,779,931,837,184 parameters" in out
-    assert "smallest setup          8 × B300 (one machine)" in out
+    assert "in stock                8 × B300 (one machine)" in out
 
 
 @pytest.mark.parametrize(

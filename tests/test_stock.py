@@ -11,6 +11,7 @@ from generator.catalog.records import Inventory, StockOffer
 from generator.cli.main import main
 from generator.sizing.stock import in_stock_setup, largest_node
 from generator.catalog.loader import load_catalog
+from generator.site.view_models import build_page
 from tests.conftest import CONTENT, twin
 from tests.formula_records import gpu
 
@@ -125,7 +126,11 @@ def test_a_model_that_fits_the_market_but_not_the_stock(tmp_path):
     llama = twin(catalog, "en", "models/llama-3-3-70b-instruct")
     assert ("Not on Arrakis today: the largest machine in stock is 1 × RTX 4090 (24 GB), machines are not joined "
             "into one setup, and even at 4 bits Llama-3.3-70B-Instruct needs about 42 GB.") in llama
-    assert "| 4 bits | 42 GB: 1 ×" in llama  # the market's smallest setup still stands in the table
+    # the table says so, with the market's smallest setup beside, its provider and date
+    row = next(line for line in llama.splitlines() if line.startswith("| 4 bits |"))
+    assert row.startswith("| 4 bits | 42 GB: not in stock on Arrakis; on the market: 1 × [")
+    assert "from $" in row and ", price of " in row
+    assert "| 4 bits | 20 GB: 1 × [RTX 4090](/en/gpus/rtx-4090.html.md), from $0.40 per hour (price of July 18, 2026)" in qwen
 
 
 def test_the_sample_stock_answers_the_seed_page(catalog):
@@ -136,15 +141,63 @@ def test_the_sample_stock_answers_the_seed_page(catalog):
 
 def test_a_page_names_what_runs_in_stock_instead(tmp_path):
     """Seed 000's "Rode hoje o que realmente cabe": with 8 × H100 in stock, Kimi-K3's page names the
-    models the stock holds, its own family first (Kimi-K2: 1,026.4B × 0.5 × 1.2 = 616 GB at 4 bits,
-    on 8 × 80 GB), then by size; a page whose model runs in stock names none."""
+    models in stock that start, its own family first, then by size. Kimi-K2 (1,026.4B × 0.5 × 1.2 =
+    616 GB at 4 bits) fits 8 × 80 GB by memory, but vLLM has no 4-bit checkpoint of it to start, so
+    the first is GLM-5 (754B × 0.5 × 1.2 = 452 GB); a page whose model runs in stock names none."""
     catalog = catalog_with_stock(tmp_path, H100_ONLY)
     pt = twin(catalog, "pt", "models/kimi-k3")
     assert "## O que roda hoje na Arrakis" in pt
     section = pt.split("## O que roda hoje na Arrakis", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| [")]
-    assert rows[0] == ("| [Kimi-K2-Instruct](/pt/models/kimi-k2-instruct.html.md) | `1T` | 616 GB em 4 bits: "
-                       "8 × [H100 SXM](/pt/gpus/h100-sxm.html.md) |")
+    assert rows[0] == ("| [GLM-5](/pt/models/glm-5.html.md) | `754B` | 452 GB em 4 bits: "
+                       "8 × [H100 SXM](/pt/gpus/h100-sxm.html.md) (preço sob consulta) |")
+    assert not any("kimi-k2-instruct" in row for row in rows)
     assert len(rows) == 5 and all("8 × [H100 SXM]" in row for row in rows)
     assert "What runs on Arrakis today instead" in twin(catalog, "en", "models/kimi-k3")
     assert "What runs on Arrakis today instead" not in twin(catalog, "en", "models/llama-3-1-8b-instruct")
+
+
+def test_kimi_k3_against_8_h100_says_what_would_change_it(tmp_path):
+    """Seed 000's reasoning: what the model needs against the largest machine in stock, and what
+    would change the verdict. 1,668 GB at 4 bits over 8 × 80 GB = 640 GB a machine: 3 machines
+    joined (1,920 GB); the weights: 1,561 GB as published (MXFP4 experts, BF16 rest; see
+    test_architecture_sizing's multi-node case) and 916 GB at ~2 bits, both over 640 GB."""
+    catalog = catalog_with_stock(tmp_path, H100_ONLY)
+    en, pt = twin(catalog, "en", "models/kimi-k3"), twin(catalog, "pt", "models/kimi-k3")
+    assert ("Its weights alone take 1,561 GB in the published format and 916 GB in the smallest format sized here "
+            "(~2-bit mixed). A multi-node offer would change that: 3 machines of 8 × H100 SXM, joined, hold it at "
+            "4 bits. No format sized here fits its weights in 640 GB. llama.cpp can keep the experts in system RAM "
+            "instead, at about ") in en
+    assert ("Só os pesos ocupam 1.561 GB no formato publicado e 916 GB no menor formato dimensionado aqui (~2 bits "
+            "misto). Uma oferta multinó mudaria isso: 3 máquinas de 8 × H100 SXM, unidas, comportam o modelo em 4 "
+            "bits. Em nenhum formato dimensionado aqui os pesos cabem em 640 GB.") in pt
+    # nothing in stock holds it at any precision: the table says so, and its setup is planned on the market
+    assert "| 4 bits | 1,668 GB: not in stock on Arrakis; on the market: 8 × [" in en
+    assert ("Nothing in stock on Arrakis starts it with one sequence at the full context, so this section plans it on "
+            "the market's GPUs.") in en
+
+
+def test_a_setup_that_holds_the_model_but_does_not_start_it_gets_no_deploy_link(tmp_path):
+    """Command-R v01 at 4 bits: 35B × 0.5 × 1.2 = 21 GB fits a 24 GB card by the rule, but vLLM finds
+    no memory left for the KV cache there: the page says so, without a deploy link, and the models
+    index does not list it as running today."""
+    catalog = catalog_with_stock(tmp_path, "  - {gpu: rtx-4090, machines: [1], multi_node: false, price_per_gpu_hour: 0.40, "
+                                           "date: 2026-07-18, source: feed}\n")
+    en = twin(catalog, "en", "models/c4ai-command-r-v01")
+    said = ("Not on Arrakis today: at 4 bits it needs about 21 GB, which fits in one RTX 4090 GPU in stock, but vLLM "
+            "0.33.0 does not start there with its default flags (see “What it takes to serve it”).")
+    assert f"**{said}**" in en and f"**Can I run C4AI Command-R v01 on Arrakis today?** {said}" in en
+    assert "/console/" not in en
+    assert "- At 4 bits on 1 × RTX 4090, vLLM 0.33.0 does not start: the weights and the runtime leave nothing" in en
+    index = build_page(catalog, "models")
+    rows = {row.model.slug: row for row in index.rows}
+    assert rows["c4ai-command-r-v01"].in_stock is None and rows["qwen3-32b"].in_stock is not None
+
+
+def test_the_setup_to_serve_it_is_the_stocks_with_the_market_beside(catalog):
+    """The shipped sample: Kimi-K3 is served on the stock's 8 × B300 at US$ 36.80 an hour, and the
+    market's own choice stands beside it with its provider."""
+    en = twin(catalog, "en", "models/kimi-k3")
+    section = en.split("## A setup to serve it", 1)[1].split("\n## ", 1)[0]
+    assert "Of the setups in stock on Arrakis, the cheapest single machine on which vLLM 0.33.0 starts" in section
+    assert ": 8 × B300. From $36.80 per hour (price of August 27, 2026). On the market, the cheapest such setup is " in section

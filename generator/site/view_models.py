@@ -7,15 +7,15 @@ number formats are the templates' business.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Callable
 from urllib.parse import quote
 
 from generator.site import paths
 from generator.sizing.own_gpu import OwnGpu, own_gpu
-from generator.sizing.detailed import DetailedSizing, HeadlineCheck, detailed_sizing
-from generator.sizing.setups import Setup, gpus_needed, machine_shapes, smallest_setup
+from generator.sizing.detailed import DetailedSizing, HeadlineCheck, detailed_sizing, starts_in_stock
+from generator.sizing.setups import MAX_MACHINES, Setup, gpus_needed, machine_plan, machine_shapes, smallest_setup
 from generator.catalog.records import Catalog, Gpu, Inventory, Model, Site, Source
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
 from generator.sizing.engine_vllm import VLLM
@@ -23,7 +23,7 @@ from generator.sizing.engines import SERVING_ENGINES, engines_planned_on
 from generator.sizing.fit import FitRow, fit_row
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
-from generator.sizing.stock import closest_first, highest_held, largest_node
+from generator.sizing.stock import Offered, closest_first, highest_held, largest_node, offered_setup, stock_gpus
 from generator.sizing.weights import published_scope_params
 
 
@@ -43,7 +43,10 @@ class Requirement:
 
     key: str  # "16", "8", "4" (bits) or "qlora", "lora", "full"
     memory_bytes: int
-    setup: Setup | None  # None: no single machine of the catalog holds it
+    setup: Setup | None  # None: no single machine of the catalog (or, from_stock, no setup in stock) holds it
+    from_stock: bool = False  # the setup is the operator's stock's, at its price (stock.py)
+    market: Setup | None = None  # from_stock: the market's cheapest single machine that holds it, shown beside
+    one_machine_holds: bool = True  # from_stock: one machine of some GPU of the catalog holds it, priced or not
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,10 @@ class StockAnswer:
     """Whether the operator's own stock serves the model today, by the headline rule's memory."""
 
     requirement: Requirement | None  # the highest precision a setup in stock holds, and that setup
+    starts: bool  # vLLM starts on a setup in stock (the headline checks, or the setup to serve it)
     largest: Setup | None  # the machine in stock with the most memory
+    # where nothing in stock holds it: machines like the largest, joined, that would hold it at 4 bits
+    joined_machines: int | None
     multi_node: bool  # whether some GPU type in stock joins machines into one setup
     sample: bool  # the stock is the sample of the example brand (inventory.yaml's `sample`)
     # where nothing in stock holds the model: the models in stock that come closest (its family
@@ -133,7 +139,7 @@ class ModelRow:
     path: str
     four_bit: Requirement
     serving_bytes: dict[int, int]  # memory at 16, 8 and 4 bits (the headline rule)
-    in_stock: Requirement | None = None  # the highest precision a setup in the operator's stock holds
+    in_stock: Requirement | None = None  # the highest precision a setup in the operator's stock holds, where vLLM starts on one
 
 
 @dataclass(frozen=True)
@@ -221,8 +227,14 @@ MODEL_FACTS = (
 )
 
 
-def _requirement(key: str, memory_bytes: int, gpus: tuple[Gpu, ...]) -> Requirement:
-    return Requirement(key, memory_bytes, smallest_setup(memory_bytes, gpus))
+def _requirement(key: str, memory_bytes: int, gpus: tuple[Gpu, ...], offered: Offered | None = None) -> Requirement:
+    """The market's smallest setup for `memory_bytes`; with the operator's stock (`offered`), the
+    stock's, and the market's beside it."""
+    market = smallest_setup(memory_bytes, gpus)
+    if offered is None:
+        return Requirement(key, memory_bytes, market)
+    holds = any(gpus_needed(memory_bytes, gpu) is not None for gpu in gpus)
+    return Requirement(key, memory_bytes, offered_setup(memory_bytes, offered), True, market, holds)
 
 
 @dataclass(frozen=True)
@@ -233,38 +245,62 @@ class SizedModel:
     headline: HeadlineSizing
 
 
-def held_in_stock(sized: SizedModel, gpus: tuple[Gpu, ...], inventory: Inventory) -> Requirement | None:
-    """The highest serving precision a setup in stock holds, with that setup (stock.highest_held)."""
+@dataclass(frozen=True)
+class Held:
+    """A model a setup in stock holds: the highest serving precision held, with that setup
+    (stock.highest_held), and whether vLLM starts on a setup in stock (detailed.starts_in_stock;
+    unplanned models: the memory rule answers)."""
+
+    model: Model
+    requirement: Requirement
+    starts: bool
+
+
+def held_in_stock(sized: SizedModel, gpus: tuple[Gpu, ...], inventory: Inventory) -> Held | None:
     held = highest_held(sized.headline.serving_bytes, gpus, inventory)
-    return None if held is None else Requirement(str(held[0]), sized.headline.serving_bytes[held[0]], held[1])
+    if held is None:
+        return None
+    model = sized.model
+    starts = model.architecture is None or starts_in_stock(model, stock_gpus(gpus, inventory))
+    return Held(model, Requirement(str(held[0]), sized.headline.serving_bytes[held[0]], held[1], True), starts)
 
 
 def stock_answer(sized: SizedModel, gpus: tuple[Gpu, ...], inventory: Inventory,
-                 held: dict[str, tuple[Model, Requirement]]) -> StockAnswer:
+                 held: dict[str, Held], detail: DetailedSizing | None) -> StockAnswer:
     """What the stock serves of this model; `held`: the models a setup in stock holds (held_in_stock),
-    by slug."""
+    by slug; `detail`: the model's sizing on the stock (None: not planned, the memory rule answers).
+    Where nothing in stock holds it, the page names models in stock that start instead."""
     model = sized.model
-    requirement = held[model.slug][1] if model.slug in held else None
+    requirement = held[model.slug].requirement if model.slug in held else None
     instead: tuple = ()
     if requirement is None:
-        candidates = [(other.family, other.params, (other, paths.model_page(slug), row))
-                      for slug, (other, row) in held.items() if slug != model.slug]
+        candidates = [(h.model.family, h.model.params, (h.model, paths.model_page(slug), h.requirement))
+                      for slug, h in held.items() if slug != model.slug and h.starts]
         instead = tuple(closest_first(model.params, model.family, candidates, INSTEAD_COUNT))
-    return StockAnswer(requirement, largest_node(gpus, inventory), any(offer.multi_node for offer in inventory.offers),
+    starts = requirement is not None and (detail is None or detail.starts_in_stock)
+    largest = largest_node(gpus, inventory)
+    joined = None
+    if requirement is None and largest is not None:
+        machines = machine_plan(sized.headline.serving_bytes[4], largest.gpu).machines
+        joined = machines if machines <= MAX_MACHINES else None
+    return StockAnswer(requirement, starts, largest, joined, any(offer.multi_node for offer in inventory.offers),
                        inventory.sample, instead)
 
 
 def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...], inventory: Inventory | None = None,
-               held: dict[str, tuple[Model, Requirement]] | None = None) -> ModelPage:
+               held: dict[str, Held] | None = None) -> ModelPage:
     model, sizing = sized.model, sized.headline
-    serving = tuple(_requirement(str(bits), sizing.serving_bytes[bits], gpus) for bits in SERVING_BITS)
+    offered = stock_gpus(gpus, inventory) if inventory else None
+    serving = tuple(_requirement(str(bits), sizing.serving_bytes[bits], gpus, offered) for bits in SERVING_BITS)
     fine_tuning = (
-        _requirement("qlora", sizing.qlora_bytes, gpus),
-        _requirement("lora", sizing.lora_bytes, gpus),
-        _requirement("full", sizing.full_fine_tuning_bytes, gpus),
+        _requirement("qlora", sizing.qlora_bytes, gpus, offered),
+        _requirement("lora", sizing.lora_bytes, gpus, offered),
+        _requirement("full", sizing.full_fine_tuning_bytes, gpus, offered),
     )
-    detail = detailed_sizing(model, gpus) if model.architecture else None
-    one_gpu = [r for r in serving if r.setup is not None and r.setup.gpus_per_machine == 1]
+    detail = detailed_sizing(model, gpus, offered) if model.architecture else None
+    # one GPU is a fact of the hardware, not of the stock: the market's setups answer it
+    market_rows = [replace(r, setup=r.market, from_stock=False) if r.from_stock else r for r in serving]
+    one_gpu = [r for r in market_rows if r.setup is not None and r.setup.total_gpus == 1]
     # on a page that plans, one GPU answers only where vLLM starts on it (with some context)
     checks = {check.bits: check for check in detail.headline_checks} if detail else {}
     starting = [r for r in one_gpu if int(r.key) not in checks or checks[int(r.key)].plan.max_context > 0]
@@ -296,7 +332,7 @@ def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...], inventory: 
         question=_planned_question(detail),
         gpus=gpus,
         own_gpu=own,
-        stock=stock_answer(sized, gpus, inventory, held or {}) if inventory else None,
+        stock=stock_answer(sized, gpus, inventory, held or {}, detail) if inventory else None,
     )
 
 
@@ -359,9 +395,10 @@ class PageSpec:
     cache_key: str | None = None
 
 
-def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...], held: dict[str, tuple[Model, Requirement]]) -> ModelRow:
+def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...], held: dict[str, Held]) -> ModelRow:
     four_bit = sized.headline.serving_bytes[4]
-    in_stock = held[sized.model.slug][1] if sized.model.slug in held else None
+    found = held.get(sized.model.slug)
+    in_stock = found.requirement if found is not None and found.starts else None
     return ModelRow(sized.model, paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus),
                     dict(sized.headline.serving_bytes), in_stock)
 
@@ -374,7 +411,7 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
     )
     held = {}  # the models a setup in stock holds: a page names them where its own model is not
     if catalog.inventory is not None:
-        held = {m.model.slug: (m.model, r) for m in models if (r := held_in_stock(m, gpus, catalog.inventory)) is not None}
+        held = {m.model.slug: h for m in models if (h := held_in_stock(m, gpus, catalog.inventory)) is not None}
     rows = tuple(_model_row(m, gpus, held) for m in models)
     specs = [
         PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus),
@@ -384,7 +421,7 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
         PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus)),
     ]
     # a model page also depends on which models the stock holds (the ones it may name instead)
-    stocked = repr(sorted((slug, r) for slug, (_, r) in held.items()))
+    stocked = repr(sorted((slug, h.requirement, h.starts) for slug, h in held.items()))
     specs += [
         PageSpec(
             paths.model_page(m.model.slug), partial(model_page, m, site, gpus, catalog.inventory, held),

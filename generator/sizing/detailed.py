@@ -6,8 +6,9 @@ Pure: records and bytes in, dataclasses of numbers out (seed 000 worked by hand 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from decimal import Decimal
-from typing import Mapping
+from typing import Callable, Mapping
 
 from generator.sizing.checkpoints import ServedWeights, listed_weights, published_weights
 from generator.sizing.formats import FORMATS, Format, FormatSize, bytes_by_component, format_table, published_formats
@@ -17,7 +18,8 @@ from generator.sizing.engine_vllm import VLLM
 from generator.sizing.engine_vllm_compressed import PAGE_ALIGNMENT, row_bytes
 from generator.sizing.layer_kinds import CompressedLayers, layer_kinds
 from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
-from generator.sizing.setups import Setup, cheapest, gpus_for_weights, smallest_setup
+from generator.sizing.setups import MAX_MACHINES, Setup, cheapest, gpus_for_weights, smallest_setup
+from generator.sizing.stock import Offered, cheapest_in_stock, offered_setup
 from generator.catalog.records import Gpu, Model
 from generator.sizing.headline import SERVING_BITS, serving_bytes
 from generator.sizing.size_report import PRECISIONS
@@ -34,8 +36,6 @@ from generator.sizing.weights import params_by_component
 GPU_TABLE_FORMATS = ("bf16", "fp8", "native", "4bit")
 
 
-# The most machines of one GPU type a page plans with, before it says "does not fit".
-MAX_MACHINES = 64
 PAGE_ENGINE = VLLM.key  # the engine a page's setups follow
 
 
@@ -138,10 +138,16 @@ class DetailedSizing:
     kv16_full_context_bytes: int  # one sequence at the full context window
     kv8_full_context_bytes: int
     headline_rooms: tuple[HeadlineRoom, ...]
-    headline_checks: tuple[HeadlineCheck, ...]  # 16, 8 and 4 bits, those with a setup
+    headline_checks: tuple[HeadlineCheck, ...]  # 16, 8 and 4 bits, those with a setup on the market
     serving: Serving | None  # None: no priced GPU type starts it within MAX_MACHINES machines
+    # With the operator's stock (stock.py): whether `serving` is a setup in stock (else nothing in
+    # stock starts it and `serving` is the market's), and the market's own choice, shown beside it.
+    # Without one, `in_stock` is None: every setup is the market's.
     gpu_rows: tuple[GpuRow, ...]
     speed: Speed | None  # None: the setup's bandwidth is not published
+    in_stock: bool | None = None
+    market_serving: Serving | None = None
+    stock_checks: tuple[HeadlineCheck, ...] = ()  # the headline checks on the setups in stock
     short_context: int = SHORT_CONTEXT
     max_machines: int = MAX_MACHINES
     engine_name: str = VLLM.name  # of the setups' plans
@@ -156,12 +162,22 @@ class DetailedSizing:
 
     @property
     def headline_short_of_context(self) -> bool:
-        """Whether one of the headline's setups does not start at the full context."""
-        return any(not check.plan.starts for check in self.headline_checks)
+        """Whether one of the requirement table's setups does not start at the full context."""
+        return any(not check.plan.starts for check in self.table_checks)
+
+    @property
+    def table_checks(self) -> tuple[HeadlineCheck, ...]:
+        """The checks of the requirement table's setups: the stock's where there is one, else the market's."""
+        return self.stock_checks if self.in_stock is not None else self.headline_checks
 
     @property
     def native_bytes(self) -> int:
         return sum(self.native_bytes_by_component.values())
+
+    @property
+    def starts_in_stock(self) -> bool:
+        """With the operator's stock: whether vLLM starts on a setup in stock (_starts_in_stock)."""
+        return _starts_in_stock(self.stock_checks, self.serving if self.in_stock else None)
 
 
 def _starting(model: Model, gpu: Gpu, count: int, context: int) -> Plan | None:
@@ -170,14 +186,17 @@ def _starting(model: Model, gpu: Gpu, count: int, context: int) -> Plan | None:
     return result if result.starts else None
 
 
-def _fewest_that_start(model: Model, gpu: Gpu, context: int) -> Plan | None:
+def _fewest_that_start(model: Model, gpu: Gpu, context: int, joined: bool = True) -> Plan | None:
     """vLLM on the fewest GPUs of this type that start with one sequence of `context` tokens: each
-    machine shape, then machines of the largest shape, from 2 to MAX_MACHINES. More machines give
-    each GPU fewer layers, so once some number starts every larger one does: bisect it."""
+    machine shape, then (where machines are `joined`) machines of the largest shape, from 2 to
+    MAX_MACHINES. More machines give each GPU fewer layers, so once some number starts every larger
+    one does: bisect it."""
     for count in gpu.machine_shapes:
         found = _starting(model, gpu, count, context)
         if found:
             return found
+    if not joined:
+        return None
     largest = gpu.machine_shapes[-1]
     found = _starting(model, gpu, largest * MAX_MACHINES, context)
     if found is None:
@@ -193,12 +212,14 @@ def _fewest_that_start(model: Model, gpu: Gpu, context: int) -> Plan | None:
     return found
 
 
-def _serving(model: Model, rows: tuple[GpuRow, ...], context: int) -> Serving | None:
-    """The cheapest of the GPU rows' setups (setups.cheapest: one machine when one starts it), with
-    its short-context and SGLang plans, and the cheapest group of machines among the rows when it
-    costs less per hour."""
-    plans = [row.plan for row in rows if row.plan is not None]
-    chosen = cheapest((p.setup, p) for p in plans)
+Choice = Callable[[list[tuple[Setup, Plan]]], Plan | None]  # setups.cheapest, or stock.cheapest_in_stock
+
+
+def _serving(model: Model, plans: list[Plan], context: int, choose: Choice = cheapest) -> Serving | None:
+    """The cheapest of the setups that start (`choose`: one machine when one starts it), with its
+    short-context and SGLang plans, and the cheapest group of machines among them when it costs
+    less per hour."""
+    chosen = choose([(p.setup, p) for p in plans])
     if chosen is None:
         return None
     count, flags = chosen.setup.total_gpus, chosen.request
@@ -210,10 +231,12 @@ def _serving(model: Model, rows: tuple[GpuRow, ...], context: int) -> Serving | 
     return Serving(chosen, short, sglang, cheaper)
 
 
-def _headline_checks(model: Model, gpus: tuple[Gpu, ...], context: int) -> tuple[HeadlineCheck, ...]:
+def _headline_checks(model: Model, choose: Callable[[int], Setup | None], context: int) -> tuple[HeadlineCheck, ...]:
+    """vLLM on the setup the headline chooses (`choose`: the market's smallest_setup, or the stock's
+    offered_setup) for each precision's serving memory."""
     checks = []
     for bits in SERVING_BITS:
-        setup = smallest_setup(serving_bytes(model.params, bits), gpus)  # the headline's own choice
+        setup = choose(serving_bytes(model.params, bits))
         if setup is not None:
             request = PlanRequest(engine=PAGE_ENGINE, context=context, precision=PRECISIONS[str(bits)])
             checks.append(HeadlineCheck(bits, plan(model, setup.gpu, setup.total_gpus, request)))
@@ -250,7 +273,29 @@ def _speed(model: Model, setup: Setup, cache: KvCache, context: int) -> Speed | 
     )
 
 
-def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
+def _stock_serving(model: Model, offered: Offered, context: int) -> Serving | None:
+    """The cheapest setup in stock on which vLLM starts with the full context (cheapest_in_stock)."""
+    plans = [_fewest_that_start(model, gpu, context, joined) for gpu, joined in offered if VLLM.gpu_reason(model, gpu) is None]
+    return _serving(model, [p for p in plans if p is not None], context, cheapest_in_stock)
+
+
+def _starts_in_stock(checks: tuple[HeadlineCheck, ...], stock_serving: Serving | None) -> bool:
+    """vLLM starts on a setup in stock: on the headline's setup in stock at some precision, with some
+    context, or on the setup in stock that serves the full context (the deploy link's rule)."""
+    return stock_serving is not None or any(check.plan.max_context > 0 for check in checks)
+
+
+def starts_in_stock(model: Model, offered: Offered) -> bool:
+    """DetailedSizing.starts_in_stock without the rest of the sizing (the models index's filter)."""
+    context = default_context(model)
+    checks = _headline_checks(model, partial(offered_setup, offered=offered), context)
+    # the headline's setups first; the search for one that serves the full context only if none starts
+    return _starts_in_stock(checks, None) or _stock_serving(model, offered, context) is not None
+
+
+def detailed_sizing(model: Model, gpus: tuple[Gpu, ...], offered: Offered | None = None) -> DetailedSizing:
+    """The whole sizing over the market's GPUs; with `offered` (the operator's stock, stock.stock_gpus)
+    the headline's setups and the setup to serve it are the stock's where it has one."""
     arch = model.architecture
     context = default_context(model)
     formats = format_table(model)
@@ -266,7 +311,12 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         )
         for gpu, reason in ((gpu, VLLM.gpu_reason(model, gpu)) for gpu in gpus)
     )
-    serving = _serving(model, rows, context)
+    market = _serving(model, [row.plan for row in rows if row.plan is not None], context)
+    in_stock, serving, stock_checks = None, market, ()
+    if offered is not None:
+        stocked = _stock_serving(model, offered, context)
+        in_stock, serving = stocked is not None, stocked or market
+        stock_checks = _headline_checks(model, partial(offered_setup, offered=offered), context)
     rooms = (
         _headline_room(model, 16, by_key["bf16"], kv16, context),
         _headline_room(model, 4, by_key["4bit"], kv16, context),
@@ -281,8 +331,11 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...]) -> DetailedSizing:
         kv16_full_context_bytes=kv16.sequence_bytes(context),
         kv8_full_context_bytes=kv8.sequence_bytes(context),
         headline_rooms=rooms,
-        headline_checks=_headline_checks(model, gpus, context),
+        headline_checks=_headline_checks(model, partial(smallest_setup, gpus=gpus), context),
         serving=serving,
+        in_stock=in_stock,
+        market_serving=market if offered is not None else None,
+        stock_checks=stock_checks,
         gpu_rows=rows,
         speed=_speed(model, serving.setup, kv16, context) if serving else None,
         checkpoints=checkpoint_rows(model),

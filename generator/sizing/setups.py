@@ -16,6 +16,7 @@ from generator.catalog.records import Architecture, Gpu
 RUNTIME_OVERHEAD = Fraction(1, 10)
 USABLE_SHARE = 1 - RUNTIME_OVERHEAD  # of GPU memory, for weights and KV cache
 MACHINE_SIZE = 8  # GPUs in the largest machine the headline considers ("8-GPU machine")
+MAX_MACHINES = 64  # the most machines of one GPU type a page plans with, before it says "does not fit"
 T = TypeVar("T")
 
 

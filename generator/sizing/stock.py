@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 from math import log
-from typing import TypeVar
+from typing import Iterable, TypeVar
 
 from generator.catalog.records import Gpu, Inventory
-from generator.sizing.setups import Setup, cheapest, machine_plan
+from generator.sizing.setups import MAX_MACHINES, Setup, cheapest, machine_plan
 
 T = TypeVar("T")
 
@@ -24,17 +24,34 @@ def stock_gpus(gpus: tuple[Gpu, ...], inventory: Inventory) -> tuple[tuple[Gpu, 
                  for offer in inventory.offers if offer.gpu in by_slug)
 
 
-def in_stock_setup(required_bytes: int, gpus: tuple[Gpu, ...], inventory: Inventory,
-                   usable: Fraction = Fraction(1)) -> Setup | None:
+Offered = tuple[tuple[Gpu, bool], ...]  # stock_gpus: each GPU type in stock, and whether its machines join
+
+
+def cheapest_in_stock(candidates: Iterable[tuple[Setup, T]]) -> T | None:
+    """Of (setup, value) pairs of the stock, the value of the cheapest (setups.cheapest: single
+    machines first); where only setups priced on request qualify, of the one of fewest GPUs (single
+    machines first, then the inventory's order); else None."""
+    candidates = list(candidates)
+    on_request = [(setup, value) for setup, value in candidates if setup.price_per_hour is None]
+    found = cheapest(candidates)
+    if found is not None or not on_request:
+        return found
+    return min(on_request, key=lambda pair: (pair[0].machines > 1, pair[0].total_gpus))[1]
+
+
+def offered_setup(required_bytes: int, offered: Offered, usable: Fraction = Fraction(1)) -> Setup | None:
     """The cheapest setup in stock whose usable memory holds `required_bytes`: one machine of a shape
     in stock, or, of a GPU type whose machines the operator joins, as many of its largest as it
-    takes (setups.cheapest: single machines first); where only types priced on request hold it, the
-    one of fewest GPUs (then single machines first, the inventory's order); else None."""
-    plans = ((machine_plan(required_bytes, gpu, usable), joined) for gpu, joined in stock_gpus(gpus, inventory))
-    setups = [setup for setup, joined in plans if setup.machines == 1 or joined]
-    on_request = [setup for setup in setups if setup.price_per_hour is None]
-    return cheapest((setup, setup) for setup in setups) or min(
-        on_request, key=lambda setup: (setup.machines > 1, setup.total_gpus), default=None)
+    takes, up to MAX_MACHINES (cheapest_in_stock); else None."""
+    plans = ((machine_plan(required_bytes, gpu, usable), joined) for gpu, joined in offered)
+    return cheapest_in_stock((setup, setup) for setup, joined in plans
+                             if setup.machines == 1 or (joined and setup.machines <= MAX_MACHINES))
+
+
+def in_stock_setup(required_bytes: int, gpus: tuple[Gpu, ...], inventory: Inventory,
+                   usable: Fraction = Fraction(1)) -> Setup | None:
+    """offered_setup over the inventory's stock (stock_gpus)."""
+    return offered_setup(required_bytes, stock_gpus(gpus, inventory), usable)
 
 
 def highest_held(serving_bytes: dict[int, int], gpus: tuple[Gpu, ...], inventory: Inventory) -> tuple[int, Setup] | None:
