@@ -308,7 +308,9 @@ def test_a_local_preview_of_the_production_build_requests_nothing_outside(browse
 
 def test_the_models_index_filters_what_runs_on_the_platform_today(browser, tmp_path):
     """The fixture catalog with a stock of one RTX 4090 (24 GB): at 4 bits only the 8B and 7B models
-    (about 4.8 and 4.3 GB) fit a setup in stock; the box keeps only them, and the address says so."""
+    (about 4.8 and 4.3 GB) fit a setup in stock; the box keeps only them, and the address says so.
+    The calculator and the fit page plan on that stock when asked ("In stock on Arrakis"): its one
+    GPU type, its one machine shape, its price."""
     content = tmp_path / "content"
     shutil.copytree(FIXTURE, content, ignore=shutil.ignore_patterns("README.md"))
     (content / "inventory.yaml").write_text("sample: false\noffers:\n  - {gpu: rtx-4090, machines: [1], multi_node: false, "
@@ -331,6 +333,27 @@ def test_the_models_index_filters_what_runs_on_the_platform_today(browser, tmp_p
             page.goto(f"{base}{lang}/models.html?in-stock=1")  # the address asks it again
             page.wait_for_function("!document.querySelector('[data-vram-index] form').hidden")
             assert sorted(page.evaluate(shown)) == ["llama-3-1-8b-instruct", "mistral-7b-v0-1"]
+        # the calculator plans on the stock: its one GPU type, its machine shape and its price
+        enabled = "sel => [...document.querySelector(sel).options].filter(o => !o.disabled).map(o => o.value)"
+        page.goto(f"{base}en/models/llama-3-1-8b-instruct.html?offer=stock&gpu=h100-sxm&count=1&context=8192")
+        price = page.locator("#calculator [data-out='price_per_hour']")
+        price.wait_for(state="visible")
+        page.wait_for_function("document.querySelector(\"#calculator [data-out='price_per_hour']\").textContent !== ''")
+        assert page.evaluate(enabled, "#calculator select[name=gpu]") == ["rtx-4090"]
+        assert price.text_content() == "$0.40 per hour (price of July 18, 2026)"
+        assert "offer=stock" in page.url and "gpu=rtx-4090" in page.url
+        page.fill("#calculator input[name=count]", "2")  # no machine of 2 in stock, nor joined ones
+        note = page.locator("#calculator [data-out='note']")
+        note.wait_for(state="visible")
+        assert note.inner_text() == "GPUs per machine in stock on Arrakis for the RTX 4090: 1."
+        page.select_option("#calculator select[name=offer]", "any")  # the market again: every GPU
+        assert len(page.evaluate(enabled, "#calculator select[name=gpu]")) > 5
+        page.wait_for_function("!location.search.includes('offer=stock')")
+        # the fit page too, in Portuguese
+        page.goto(f"{base}pt/fit.html?offer=stock")
+        page.wait_for_function("document.querySelector('[data-vram-fit] form') && !document.querySelector('[data-vram-fit] form').hidden")
+        assert page.evaluate(enabled, "[data-vram-fit] select[name=gpu]") == ["rtx-4090"]
+        assert page.locator("[data-vram-fit] select[name=offer] option:checked").inner_text() == "Em estoque na Arrakis"
     finally:
         page.context.close()
         httpd.shutdown()

@@ -14,6 +14,7 @@ from generator.site.render import escape_markdown
 from generator.site.structured_data import inert_json
 from generator.catalog.records import Catalog, Site
 from generator.sizing.plan_data import largest_machine, model_tables, shared_tables
+from generator.sizing.stock import stock_gpus
 
 
 def write_sitemap(site_dir: Path, site: Site, page_paths: list[str]) -> None:
@@ -115,8 +116,9 @@ def write_plan_data(site_dir: Path, catalog: Catalog) -> None:
     A model without an architecture has no tables: its page has no calculator and the fit page does
     not list it. Files of models the catalog no longer has are removed (only .json files in that folder)."""
     folder = site_dir / paths.PLAN_DATA_DIR
-    write_if_changed(folder / "shared.json", inert_json(shared_tables(catalog.gpus)))
-    machine = largest_machine(catalog.gpus)
+    offered = stock_gpus(catalog.gpus, catalog.inventory) if catalog.inventory else None
+    write_if_changed(folder / "shared.json", inert_json(shared_tables(catalog.gpus, offered)))
+    machine = largest_machine(catalog.gpus + tuple(gpu for gpu, _ in offered or ()))
     models = [model_tables(model, machine) for model in sorted(catalog.models, key=lambda m: m.slug) if model.architecture]
     keep = set()
     for data in models:

@@ -207,6 +207,7 @@ class FitPage:
     rows: tuple[tuple[FitRow, str], ...]  # (row, model page path)
     gpus: tuple[Gpu, ...]
     families: tuple[str, ...]
+    stock: bool = False  # the operator publishes its stock: the page may plan on it (shared.json's stock)
 
 
 Page = ModelPage | ModelsIndexPage | GpuPage | GpusIndexPage | HomePage | FitPage
@@ -347,7 +348,7 @@ def _planned_question(detail: DetailedSizing | None) -> Question | None:
 FIT_GPU, FIT_CONTEXT = "rtx-4090", SHORT_CONTEXT
 
 
-def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...]) -> FitPage:
+def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...], stock: bool = False) -> FitPage:
     # the page plans the serving engines: only the machines they are planned on (not unified memory)
     gpus = tuple(g for g in gpus if all(e.plans_machine(g) for e in SERVING_ENGINES.values())) or gpus
     gpu = next((g for g in gpus if g.slug == FIT_GPU), gpus[0])
@@ -358,7 +359,7 @@ def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...]) -> FitPage:
         for sized in models if sized.model.architecture is not None
     )
     families = tuple(sorted({row.model.family for row, _ in rows}, key=lambda name: (name.lower(), name)))
-    return FitPage(paths.FIT_PAGE, question, rows, gpus, families)
+    return FitPage(paths.FIT_PAGE, question, rows, gpus, families, stock)
 
 
 def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...]) -> GpuPage:
@@ -418,7 +419,7 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
                                            tuple(r for r in newest_first(rows) if r.model.release_date)[:NEWEST_ON_HOME])),
         PageSpec("models", lambda: ModelsIndexPage("models", _families(rows), RULE, catalog.inventory is not None)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
-        PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus)),
+        PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus, catalog.inventory is not None)),
     ]
     # a model page also depends on which models the stock holds (the ones it may name instead)
     stocked = repr(sorted((slug, h.requirement, h.starts) for slug, h in held.items()))

@@ -31,6 +31,7 @@ from generator.sizing.fit import precisions_largest_first
 from generator.sizing.checkpoints import served_weights, sized_formats
 from generator.sizing.gguf import gguf_sizable, page_quants
 from generator.sizing.kv_cache import default_context
+from generator.sizing.stock import Offered
 from generator.sizing.layer_kinds import kind_bytes
 from generator.sizing.llama_cpp import (
     AUTO_SLOTS, CACHE_TYPES, CONTEXT_PADDING, FIT_MARGIN, LLAMA_CPP, N_UBATCH, RAM_BANDWIDTH, cache_row_bytes, cell_bytes,
@@ -214,7 +215,9 @@ def gpu_tables(gpu: Gpu) -> dict:
     }
 
 
-def shared_tables(gpus: tuple[Gpu, ...]) -> dict:
+def shared_tables(gpus: tuple[Gpu, ...], offered: Offered | None = None) -> dict:
+    """The tables every calculator reads; `offered`: the operator's stock (stock.stock_gpus), each GPU
+    type with its shapes in stock, its price and whether its machines join (None: no stock)."""
     return {
         "engines": {key: engine.as_data() for key, engine in SERVING_ENGINES.items()},
         "max_memory_fraction": _fraction(MAX_MEMORY_FRACTION),
@@ -237,4 +240,5 @@ def shared_tables(gpus: tuple[Gpu, ...]) -> dict:
         # a GPU the reader types in: NVIDIA's usual MXFP4 padding, batch defaults by its memory alone
         "custom_gpu": {"shapes": list(CUSTOM_SHAPES), "mxfp4_padding": _padding_key(MXFP4_PADDINGS[1])},
         "gpus": [gpu_tables(gpu) for gpu in gpus],
+        "stock": None if offered is None else [{**gpu_tables(gpu), "multi_node": joined} for gpu, joined in offered],
     }

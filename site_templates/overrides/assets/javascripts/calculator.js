@@ -6,7 +6,7 @@
   "use strict";
 
   var P = window.VramPlanner;
-  var COMMON = ["gpu", "gpu-memory-gb", "gpu-bandwidth-gbs", "count", "context", "users", "engine", "kv-dtype"];
+  var COMMON = ["offer", "gpu", "gpu-memory-gb", "gpu-bandwidth-gbs", "count", "context", "users", "engine", "kv-dtype"];
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (match, key) { return key in values ? values[key] : match; });
@@ -104,10 +104,28 @@
   }
 
   // ---- the question --------------------------------------------------------------------------
+  // The GPUs a question may use: the operator's stock (shared.json's `stock`: its GPU types with
+  // their machine shapes in stock, its prices and whether machines join) where the form asks for
+  // it, else every GPU of the catalog. The GPU list then offers only those.
+  function offeredGpus(form, shared) {
+    var offer = form.elements.offer, stock = offer && offer.value === "stock" ? shared.stock || [] : null;
+    var select = form.elements.gpu;
+    Array.prototype.forEach.call(select.options, function (option) {
+      var out = stock !== null && !stock.some(function (gpu) { return gpu.slug === option.value; });
+      option.hidden = option.disabled = out;
+    });
+    if (select.selectedIndex < 0 || select.options[select.selectedIndex].disabled) {
+      var first = Array.prototype.find.call(select.options, function (option) { return !option.disabled; });
+      if (first) select.value = first.value;
+    }
+    return stock;
+  }
+
   function chosenGpu(form, shared) {
+    var stock = offeredGpus(form, shared);
     var slug = form.elements.gpu.value, custom = slug === "custom";
     form.querySelectorAll("[data-custom-gpu]").forEach(function (label) { setHidden(label, !custom); });
-    if (!custom) return shared.gpus.find(function (gpu) { return gpu.slug === slug; }) || null;
+    if (!custom) return (stock || shared.gpus).find(function (gpu) { return gpu.slug === slug; }) || null;
     var memory = form.elements["gpu-memory-gb"], bandwidth = form.elements["gpu-bandwidth-gbs"];
     if (!memory.value || !memory.checkValidity()) return null;
     var perSecond = bandwidth.value && bandwidth.checkValidity() ? Math.round(Number(bandwidth.value) * 1e9) : null;
@@ -123,6 +141,11 @@
     var gpu = chosenGpu(form, shared);
     if (!gpu) return { problem: text.custom_memory };
     var count = Number(form.elements.count.value), largest = gpu.shapes[gpu.shapes.length - 1];
+    if ("multi_node" in gpu && !(gpu.shapes.indexOf(count) >= 0 || (gpu.multi_node && count % largest === 0))) {
+      // in stock: a machine of a shape in stock, or machines of the largest joined where the operator joins them
+      return { problem: fill(gpu.multi_node ? text.stock_shapes_joined : text.stock_shapes,
+                             { gpu: gpu.name, shapes: gpu.shapes.join(", "), largest: largest }) };
+    }
     if (count > largest && count % largest) return { problem: fill(text.count_rule, { gpus: largest }) };
     if (count > largest && form.elements.engine.value === shared.llama_cpp.key) {
       return { problem: fill(text.llama_one_machine, { gpus: largest }) };
@@ -235,7 +258,7 @@
     // what does not fit has no speed or price to show, and its command says it does not start
     setOut(root, "decode_tokens_per_second", !out.starts ? "–" : out.decode_tokens_per_second === null ? text.not_published
       : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), out.starts && out.decode_tokens_per_second);
-    setOut(root, "price_per_hour", !out.starts ? "–" : out.price_per_hour === null ? text.no_price
+    setOut(root, "price_per_hour", !out.starts ? "–" : out.price_per_hour === null ? ("multi_node" in gpu ? text.on_request : text.no_price)
       : priceShown(out.price_per_hour, gpu, text, format), out.starts && out.price_per_hour);
     setOut(root, "command", out.starts ? out.command : text.does_not_start_command + "\n" + out.command, out.starts);
     why.textContent = out.starts ? "" : text.llama_does_not_fit;
@@ -291,7 +314,7 @@
         // a plan that does not start has no speed or price to show
         setOut(root, "decode_tokens_per_second", !ran ? "–" : out.decode_tokens_per_second === null ? text.not_published
           : fill(text.tokens_per_second, { value: format.rate(out.decode_tokens_per_second) }), ran && out.decode_tokens_per_second);
-        setOut(root, "price_per_hour", !ran ? "–" : out.price_per_hour === null ? text.no_price
+        setOut(root, "price_per_hour", !ran ? "–" : out.price_per_hour === null ? ("multi_node" in asked.gpu ? text.on_request : text.no_price)
           : priceShown(out.price_per_hour, asked.gpu, text, format), ran && out.price_per_hour);
         // the command printed is one that starts: the remedy's, when the flags asked do not
         // (no checkpoint at the bits asked: no command, never one that loads other weights)
