@@ -11,7 +11,8 @@ from generator.catalog.records import Inventory, StockOffer
 from generator.cli.main import main
 from generator.sizing.stock import in_stock_setup, largest_node
 from generator.catalog.loader import load_catalog
-from generator.site.view_models import build_page
+from generator.site.render import Renderer
+from generator.site.view_models import build_page, build_pages
 from tests.conftest import CONTENT, twin
 from tests.formula_records import gpu
 
@@ -201,3 +202,21 @@ def test_the_setup_to_serve_it_is_the_stocks_with_the_market_beside(catalog):
     section = en.split("## A setup to serve it", 1)[1].split("\n## ", 1)[0]
     assert "Of the setups in stock on Arrakis, the cheapest single machine on which vLLM 0.33.0 starts" in section
     assert ": 8 × B300. From $36.80 per hour (price of August 27, 2026). On the market, the cheapest such setup is " in section
+
+
+def test_every_page_reads_in_its_language_against_a_stock_priced_on_request(tmp_path):
+    """The seed article's stock (8 × H100, machines of 1 to 8, no price: on request) passes `check`,
+    so every page of both languages renders with it, the Portuguese ones without the English
+    phrases of the stock (a setup in stock served "at a price on request" once broke the build)."""
+    catalog = catalog_with_stock(tmp_path, H100_ONLY)
+    english = ("not in stock on", "on the market:", "price on request", "Not on Arrakis today", "in stock on Arrakis")
+    pages = build_pages(catalog)
+    for lang in ("pt", "en"):
+        renderer = Renderer(catalog.site, lang)
+        for page in pages:
+            text = renderer.render(page, twin=True)
+            if lang == "pt":
+                assert not [phrase for phrase in english if phrase in text], page.path
+    renderer = Renderer(catalog.site, "pt")
+    plus = renderer.render(next(p for p in pages if p.path == "models/c4ai-command-r-plus-08-2024"), twin=True)
+    assert "- Para uma sequência no contexto completo: 4 × H100 SXM, com preço sob consulta (veja" in plus
