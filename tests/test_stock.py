@@ -220,3 +220,4 @@ def test_every_page_reads_in_its_language_against_a_stock_priced_on_request(tmp_
     renderer = Renderer(catalog.site, "pt")
     plus = renderer.render(next(p for p in pages if p.path == "models/c4ai-command-r-plus-08-2024"), twin=True)
     assert "- Para uma sequência no contexto completo: 4 × H100 SXM, com preço sob consulta (veja" in plus
+    assert "As configurações em estoque na Arrakis têm preço sob consulta; ao lado de cada uma, o menor preço" in plus

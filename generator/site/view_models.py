@@ -60,6 +60,7 @@ class StockAnswer:
     joined_machines: int | None
     multi_node: bool  # whether some GPU type in stock joins machines into one setup
     sample: bool  # the stock is the sample of the example brand (inventory.yaml's `sample`)
+    priced: bool  # some offer in stock has a price (else every one is on request)
     # where nothing in stock holds the model: the models in stock that come closest (its family
     # first, then by size), each with the highest precision held and its setup (seed 000's table)
     instead: tuple[tuple[Model, str, Requirement], ...] = ()
@@ -285,7 +286,7 @@ def stock_answer(sized: SizedModel, gpus: tuple[Gpu, ...], inventory: Inventory,
         machines = machine_plan(sized.headline.serving_bytes[4], largest.gpu).machines
         joined = machines if machines <= MAX_MACHINES else None
     return StockAnswer(requirement, starts, largest, joined, any(offer.multi_node for offer in inventory.offers),
-                       inventory.sample, instead)
+                       inventory.sample, any(offer.price_per_gpu_hour is not None for offer in inventory.offers), instead)
 
 
 def model_page(sized: SizedModel, site: Site, gpus: tuple[Gpu, ...], inventory: Inventory | None = None,
