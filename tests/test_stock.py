@@ -132,6 +132,13 @@ def test_a_model_that_fits_the_market_but_not_the_stock(tmp_path):
     assert row.startswith("| 4 bits | 42 GB: not in stock on Arrakis; on the market: 1 × [")
     assert "from $" in row and ", price of " in row
     assert "| 4 bits | 20 GB: 1 × [RTX 4090](/en/gpus/rtx-4090.html.md), from $0.40 per hour (price of July 18, 2026)" in qwen
+    # and in Portuguese
+    llama_pt = twin(catalog, "pt", "models/llama-3-3-70b-instruct")
+    assert ("Hoje não roda na Arrakis: a maior máquina em estoque é 1 × RTX 4090 (24 GB), não há multinó, e mesmo em 4 "
+            "bits o Llama-3.3-70B-Instruct precisa de cerca de 42 GB.") in llama_pt
+    assert "| 4 bits | 42 GB: fora de estoque na Arrakis; no mercado: 1 × [" in llama_pt
+    assert ("| 4 bits | 20 GB: 1 × [RTX 4090](/pt/gpus/rtx-4090.html.md), a partir de US$\xa00,40 por hora (preço de 18 de "
+            "julho de 2026)") in twin(catalog, "pt", "models/qwen3-32b")
 
 
 def test_the_sample_stock_answers_the_seed_page(catalog):
