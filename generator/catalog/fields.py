@@ -27,6 +27,7 @@ PRICE = schema.decimal_number(Decimal("0.0001"), Decimal(10**6))  # USD per hour
 MEMORY_GB = schema.decimal_number(Decimal(1), Decimal(10**4))  # one GPU: 1 GB to 10 TB
 COMPUTE_CAPABILITY = schema.decimal_number(Decimal(1), Decimal(99))  # NVIDIA's "9.0", "12.0"
 BANDWIDTH_GB_S = schema.decimal_number(Decimal(1), Decimal(10**6))  # one GPU: 1 GB/s to 1 PB/s
+TFLOPS = schema.decimal_number(Decimal("0.1"), Decimal(10**6))  # dense tensor TFLOPS: an RTX 3060's ~25 to 10^6
 MEMORY_SHARE = schema.decimal_number(Decimal("0.01"), Decimal(1))  # of a unified-memory machine's memory
 DATE = schema.iso_date(2000, 2100)  # releases and price readings: this century
 NOTE = schema.note_text  # a remark or a list of citations: up to a paragraph
@@ -190,6 +191,13 @@ GPU_FIELDS = {
     "memory_type": Field(schema.plain_text, sourced=True),
     "bandwidth_gb_s": Field(BANDWIDTH_GB_S, sourced=True),
     "interconnect": Field(schema.plain_text, sourced=True),
+    # dense (not 2:4-sparse) tensor-core peaks, TFLOPS: BF16 (FP16 on GPUs without BF16), FP8, FP4
+    "tensor_tflops_bf16": Field(TFLOPS, sourced=True),
+    "tensor_tflops_fp8": Field(TFLOPS, sourced=True),
+    "tensor_tflops_fp4": Field(TFLOPS, sourced=True),
+    # what links the GPUs of one machine, and its bandwidth in one direction from one GPU (GB/s)
+    "peer_link": Field(schema.one_of("nvlink", "pcie", "infinity_fabric"), sourced=True),
+    "peer_gb_s": Field(BANDWIDTH_GB_S, sourced=True),
     "shapes": Field(schema.machine_shapes, required=True, sourced=True),
     "price_per_gpu_hour": Field(PRICE, sourced=True),
 }

@@ -16,7 +16,7 @@ from typing import Callable
 from generator.catalog.fields import GPU_FIELDS, INVENTORY_FIELDS, PRICE_EXTRA_KEYS, PRICE_EXTRA_KEYS_SAID, SITE_FIELDS, STOCK_FIELDS
 from generator.catalog.model_reader import read_model
 from generator.catalog.price_age import STALE_AFTER_DAYS, price_age_days, price_is_stale
-from generator.catalog.records import Catalog, Gpu, Inventory, Model, Site, StockOffer
+from generator.catalog.records import TENSOR_KINDS, Catalog, Gpu, Inventory, Model, Site, StockOffer
 from generator.catalog.schema import Problems, read_record
 from generator.catalog.yaml_file import YamlFile, YamlSyntaxError, read_yaml
 
@@ -43,7 +43,6 @@ def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
         price_info = _price_info(file, entry, values, prefix, problems)
         if price_info is None:
             continue
-        bandwidth = values.get("bandwidth_gb_s")
         gpus.append(
             Gpu(
                 slug=values["slug"],
@@ -55,8 +54,12 @@ def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
                 compute_capability=values.get("compute_capability"),
                 machine_shapes=values["shapes"],
                 memory_type=values.get("memory_type"),
-                bandwidth_bytes_per_second=int(bandwidth * 10**9) if bandwidth else None,
+                bandwidth_bytes_per_second=_gb(values.get("bandwidth_gb_s")),
                 interconnect=values.get("interconnect"),
+                tensor_flops=MappingProxyType({kind: int(values[f"tensor_tflops_{kind}"] * 10**12) for kind in TENSOR_KINDS
+                                               if f"tensor_tflops_{kind}" in values}),
+                peer_link=values.get("peer_link"),
+                peer_bandwidth_bytes_per_second=_gb(values.get("peer_gb_s")),
                 price_per_gpu_hour=values.get("price_per_gpu_hour"),
                 price_provider=price_info.get("provider"),
                 price_date=price_info.get("date"),
@@ -64,6 +67,10 @@ def _gpus(file: YamlFile, problems: Problems) -> list[Gpu]:
             )
         )
     return gpus
+
+
+def _gb(value: Decimal | None) -> int | None:
+    return None if value is None else int(value * 10**9)
 
 
 def _gib(value: Decimal | None) -> int | None:

@@ -55,6 +55,7 @@ COMPONENTS = (
     "extra_layers",
     "vision",
 )
+TENSOR_KINDS = ("bf16", "fp8", "fp4")  # the compute types a GPU's tensor-core peak is given for
 CHECKPOINT_FORMATS = ("bf16", "f32", "fp8_block128", "fp8_block128_e8m0", "mxfp4")
 # How a quantized checkpoint stores its matrices (formats.py gives each one's bits and scales).
 CHECKPOINT_SCHEMES = ("bf16", "fp8_block128", "fp8_channel", "fp8_tensor", "int8_channel", "int8_g128_zp", "int4_g128",
@@ -382,6 +383,11 @@ class Gpu:
     memory_type: str | None = None
     bandwidth_bytes_per_second: int | None = None
     interconnect: str | None = None
+    # dense tensor-core peak FLOP/s (not the 2:4-sparse figure) by compute type: "bf16" (FP16 where the
+    # GPU has no BF16), "fp8", "fp4" (throughput.py: prefill and large batches are compute-bound)
+    tensor_flops: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    peer_link: str | None = None  # between the GPUs of a machine: "nvlink", "pcie" or "infinity_fabric"
+    peer_bandwidth_bytes_per_second: int | None = None  # that link, one direction, one GPU to the others
     price_per_gpu_hour: Decimal | None = None  # in the site's currency; None: not known
     price_provider: str | None = None
     price_date: str | None = None
