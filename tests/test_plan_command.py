@@ -309,3 +309,54 @@ def test_a_reader_that_stops_reading_ends_the_command_without_a_traceback():
     process.stdout.close()  # before Python has even started
     _, err = process.communicate(timeout=300)
     assert (process.returncode, err.decode()) == (141, "")
+
+
+THROUGHPUT = ("output_tokens_per_second", "output_tokens_per_second_per_user", "ttft_seconds", "tpot_seconds")
+
+
+@pytest.mark.parametrize("engine_args", [
+    ("--engine", "vllm"), ("--engine", "sglang"), ("--engine", "llama.cpp", "--quant", "Q4_K_M"),
+])
+def test_plan_json_times_the_workload_asked(capsys, engine_args):
+    args = ("llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192", "--users", "8", *engine_args)
+    answer = plan_json(capsys, *args, "--input-tokens", "2000", "--output-tokens", "500")
+    assert (answer["input_tokens"], answer["output_tokens"], answer["users_decoding_at_once"]) == (2000, 500, 8)
+    assert all(answer[field] > 0 for field in THROUGHPUT)
+    assert answer["output_tokens_per_second"] == pytest.approx(8 * answer["output_tokens_per_second_per_user"], rel=1e-3)
+    # a user's tokens come no faster than one decode step each, and the first after the prompt's compute
+    assert answer["output_tokens_per_second_per_user"] <= 1 / answer["tpot_seconds"]
+    assert answer["ttft_seconds"] > answer["tpot_seconds"] / 8
+    # a longer prompt costs time to the first token; more users share the GPU
+    longer = plan_json(capsys, *args, "--input-tokens", "6000", "--output-tokens", "500")
+    assert longer["ttft_seconds"] > answer["ttft_seconds"]
+    alone = plan_json(capsys, *args[:-len(engine_args) - 2], "--users", "1", *engine_args,
+                      "--input-tokens", "2000", "--output-tokens", "500")
+    assert alone["output_tokens_per_second"] < answer["output_tokens_per_second"]
+    assert alone["output_tokens_per_second_per_user"] > answer["output_tokens_per_second_per_user"]
+
+
+def test_plan_json_gives_no_throughput_where_it_cannot_be_timed(capsys):
+    # no sourced tensor FLOPS for the RTX 4080 SUPER in the catalog
+    unknown = plan_json(capsys, "llama-3-2-1b-instruct", "--gpu", "rtx-4080-super", "--context", "8192")
+    assert unknown["starts"] and all(unknown[field] is None for field in THROUGHPUT)
+    # it does not start there
+    refused = plan_json(capsys, "kimi-k3", "--gpu", "rtx-4090")
+    assert all(refused[field] is None for field in THROUGHPUT)
+
+
+def test_the_default_workload_fits_the_context_and_a_longer_one_is_refused(capsys):
+    short = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "1500")
+    assert (short["input_tokens"], short["output_tokens"]) == (750, 750)
+    default = plan_json(capsys, "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192")
+    assert (default["input_tokens"], default["output_tokens"]) == (1024, 1024)
+    assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "4096",
+                 "--input-tokens", "4000", "--output-tokens", "200"]) == 2
+    assert capsys.readouterr().err == ("plan: --input-tokens 4,000 and --output-tokens 200 are 4,200 tokens, more than "
+                                       "the context of 4,096 (--context)\n")
+
+
+def test_the_terminal_shows_the_workload_beside_the_memory(capsys):
+    assert main(["plan", "llama-3-1-8b-instruct", "--gpu", "h100-sxm", "--context", "8192", "--users", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "  at 4 users, 1,024 tokens in and 1,024 out each:\n    output  " in out
+    assert " tokens/s in all, " in out and "    first token  " in out and "; then one every " in out

@@ -29,6 +29,7 @@ from generator.sizing.catalog_rules import model_problems
 from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.planner import PlanRequest, answer
+from generator.sizing.throughput import Workload
 from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
@@ -112,6 +113,12 @@ def _parser() -> argparse.ArgumentParser:
                       help="--max-model-len (vLLM) or --context-length (SGLang) (default: the model's context window)")
     plan.add_argument("--users", type=_whole_number(BATCH), default=1, metavar="N",
                       help="concurrent users at that context (default: 1)")
+    plan.add_argument("--input-tokens", type=_whole_number(CONTEXT), metavar="TOKENS",
+                      help="the workload's prompt, each user (default: 1,024, or less to fit the context): the "
+                      "throughput figures (tokens/s in all and per user, time to the first token, time per output token)")
+    plan.add_argument("--output-tokens", type=_whole_number(CONTEXT), metavar="TOKENS",
+                      help="the workload's answer, each user (default: 1,024, or half the context if shorter); "
+                      "prompt and answer together at most the context")
     plan.add_argument("--gpu-memory-utilization", "--mem-fraction-static", dest="memory_fraction",
                       type=_memory_fraction, metavar="U",
                       help="share of each GPU's memory the engine may use, above 0 and at most 1 "
@@ -359,8 +366,25 @@ def _plan(catalog, args) -> int:
     if _no_checkpoint(model, request, args):
         return 2
     result = answer(model, gpu, args.count, request)
-    print(json.dumps(answer_json(result), indent=2) if args.json else answer_text(result))
+    workload = _workload(args, result.asked.context)
+    if workload is None:
+        return 2
+    print(json.dumps(answer_json(result, workload), indent=2) if args.json else answer_text(result, workload))
     return 0
+
+
+WORKLOAD_TOKENS = 1024  # the default prompt and answer: the 1k / 1k of the engines' own benchmark recipes
+
+
+def _workload(args, context: int) -> Workload | None:
+    """The users, prompt and answer `plan` times; None after saying why they do not fit the context."""
+    output = args.output_tokens or min(WORKLOAD_TOKENS, max(context // 2, 1))
+    prompt = args.input_tokens or min(WORKLOAD_TOKENS, max(context - output, 1))
+    if prompt + output > context:
+        print(f"plan: --input-tokens {prompt:,} and --output-tokens {output:,} are {prompt + output:,} tokens, "
+              f"more than the context of {context:,} (--context)", file=sys.stderr)
+        return None
+    return Workload(args.users, prompt, output)
 
 
 def _plan_llama_cpp(model, gpu, args) -> int:
@@ -381,7 +405,10 @@ def _plan_llama_cpp(model, gpu, args) -> int:
     request = LlamaCppRequest(quant=args.quant, context=args.context, users=args.users, n_gpu_layers=args.n_gpu_layers,
                               n_cpu_moe=args.n_cpu_moe, cache_type=args.cache_type, imatrix=args.imatrix)
     result = llama_cpp_plan(model, gpu, args.count, request)
-    print(json.dumps(llama_cpp_json(result), indent=2) if args.json else llama_cpp_text(result))
+    workload = _workload(args, result.context)
+    if workload is None:
+        return 2
+    print(json.dumps(llama_cpp_json(result, workload), indent=2) if args.json else llama_cpp_text(result, workload))
     return 0
 
 

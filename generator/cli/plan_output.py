@@ -7,7 +7,9 @@ from generator.sizing.engine import (
     UNIFIED_MEMORY, WEIGHTS_DO_NOT_FIT,
 )
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
+from generator.sizing.plan_speed import llama_cpp_throughput, serving_throughput
 from generator.sizing.planner import Answer, Plan
+from generator.sizing.throughput import Throughput, Workload
 
 REASONS = {
     MEMORY_IN_USE: "the memory fraction asks for more than is free once CUDA and NCCL are up",
@@ -30,7 +32,20 @@ def verdict(plan: Plan) -> str:
     return "does_not_start" if not plan.starts else "starts" if plan.users_fit else "starts_for_fewer_users"
 
 
-def plan_json(plan: Plan) -> dict:
+def throughput_json(speed: Throughput | None, workload: Workload) -> dict:
+    """The workload asked and how fast the plan serves it (null figures: it does not start there, or
+    the GPU's compute or bandwidth is not in the catalog)."""
+    figures = {
+        "output_tokens_per_second": speed and round(speed.output_tokens_per_second, 2),  # all users together
+        "output_tokens_per_second_per_user": speed and round(speed.output_tokens_per_second_per_user, 2),
+        "ttft_seconds": speed and round(speed.ttft_seconds, 4),
+        "tpot_seconds": speed and round(speed.tpot_seconds, 5),
+        "users_decoding_at_once": speed and speed.batch,  # the others wait for a place in the KV cache
+    }
+    return {"input_tokens": workload.input_tokens, "output_tokens": workload.output_tokens, **figures}
+
+
+def plan_json(plan: Plan, workload: Workload) -> dict:
     return {
         "model": plan.model.id,
         "gpu": plan.gpu.slug,
@@ -65,23 +80,39 @@ def plan_json(plan: Plan) -> dict:
         "verdict": verdict(plan),
         "decode_tokens_per_second": plan.decode_tokens_per_second,
         "price_per_hour": None if plan.price_per_hour is None else float(plan.price_per_hour),
+        **throughput_json(serving_throughput(plan, workload), workload),
         "command": plan.command,
     }
 
 
-def answer_json(result: Answer) -> dict:
+def answer_json(result: Answer, workload: Workload) -> dict:
     """The plan for the flags asked; `remedy`: the flags that make it start (`changes`) and that
     plan's figures, or null (it starts as asked, or no change of flags or context starts it)."""
     remedy = result.remedy
-    return dict(plan_json(result.asked), remedy=None if remedy is None else
-                dict(plan_json(remedy), changes=[" ".join(flag) for flag in remedy.changes]))
+    return dict(plan_json(result.asked, workload), remedy=None if remedy is None else
+                dict(plan_json(remedy, workload), changes=[" ".join(flag) for flag in remedy.changes]))
 
 
 def _gib(byte_count: int) -> str:
     return f"{byte_count / GIB:,.2f} GiB"
 
 
-def plan_text(plan: Plan) -> str:
+def throughput_text(speed: Throughput | None, workload: Workload) -> list[str]:
+    if speed is None:
+        return []
+    users = workload.users
+    waiting = (f"; {speed.batch:,} of the {users:,} users decode at once, the others wait for room in the KV cache"
+               if speed.batch < users else "")
+    return [
+        f"  at {users:,} user{'s' if users != 1 else ''}, {workload.input_tokens:,} tokens in and "
+        f"{workload.output_tokens:,} out each{waiting}:",
+        f"    output                {speed.output_tokens_per_second:,.1f} tokens/s in all, "
+        f"{speed.output_tokens_per_second_per_user:,.1f} per user",
+        f"    first token           {speed.ttft_seconds:,.3f} s; then one every {speed.tpot_seconds * 1000:,.1f} ms",
+    ]
+
+
+def plan_text(plan: Plan, workload: Workload) -> str:
     setup, split = plan.setup, plan.split
     machines = "" if setup.machines == 1 else f" in {setup.machines} machines"
     fraction = plan.engine_record.memory_fraction_name
@@ -120,6 +151,7 @@ def plan_text(plan: Plan) -> str:
         lines.append(f"  longest context         {plan.max_context:,} tokens")
     if plan.starts and plan.decode_tokens_per_second is not None:
         lines.append(f"  decode (upper bound)    {plan.decode_tokens_per_second:,.1f} tokens/s per sequence")
+    lines += throughput_text(serving_throughput(plan, workload), workload)
     if plan.starts and plan.price_per_hour is not None:
         lines.append(f"  price                   ${plan.price_per_hour:,.2f}/hour")
     if plan.command is not None:
@@ -128,17 +160,17 @@ def plan_text(plan: Plan) -> str:
     return "\n".join(lines)
 
 
-def answer_text(result: Answer) -> str:
+def answer_text(result: Answer, workload: Workload) -> str:
     """The plan for the flags asked; below it, when it does not start, the one with the flags that do."""
-    text = plan_text(result.asked)
+    text = plan_text(result.asked, workload)
     remedy = result.remedy
     if remedy is None:
         return text
     flags = ", ".join(" ".join(flag) for flag in remedy.changes)
-    return f"{text}\n\nWith {flags} it starts:\n\n{plan_text(remedy)}"
+    return f"{text}\n\nWith {flags} it starts:\n\n{plan_text(remedy, workload)}"
 
 
-def llama_cpp_json(plan: LlamaCppPlan) -> dict:
+def llama_cpp_json(plan: LlamaCppPlan, workload: Workload) -> dict:
     return {
         "model": plan.model.id,
         "gpu": plan.gpu.slug,
@@ -168,11 +200,12 @@ def llama_cpp_json(plan: LlamaCppPlan) -> dict:
         "ram_read_bytes_per_token": plan.ram_read_bytes,
         "decode_tokens_per_second": plan.decode_tokens_per_second,
         "price_per_hour": None if plan.price_per_hour is None else float(plan.price_per_hour),
+        **throughput_json(llama_cpp_throughput(plan, workload), workload),
         "command": plan.command,
     }
 
 
-def llama_cpp_text(plan: LlamaCppPlan) -> str:
+def llama_cpp_text(plan: LlamaCppPlan, workload: Workload) -> str:
     cache = "KV cache and states" if plan.state_bytes_per_user else "KV cache"
     lines = [
         f"{plan.model.name} {plan.request.quant} on {plan.count} × {plan.gpu.name}, {LLAMA_CPP.name} ({LLAMA_CPP.version})",
@@ -196,5 +229,6 @@ def llama_cpp_text(plan: LlamaCppPlan) -> str:
     ]
     if plan.decode_tokens_per_second is not None:
         lines.append(f"  decode (upper bound)    {plan.decode_tokens_per_second:,.1f} tokens/s per sequence")
+    lines += throughput_text(llama_cpp_throughput(plan, workload), workload)
     lines += ["", plan.command]
     return "\n".join(lines)

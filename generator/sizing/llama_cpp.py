@@ -102,6 +102,7 @@ class LlamaCppPlan:
     gpu_read_bytes: int  # one generated token
     ram_read_bytes: int
     decode_tokens_per_second: float | None
+    placement: Placement | None = None  # the split's bytes on each side (throughput: a batch touches more experts)
 
     @property
     def vram_bytes(self) -> int:
@@ -247,18 +248,32 @@ def compute_buffer_bytes(vocab_size: int, hidden_size: int) -> int:
     return N_UBATCH * 4 * (vocab_size + hidden_size)
 
 
-def _placement(tables: LlamaCppLayers, caches: str, gpus: int, ngl: int, cpu_moe: int, cache_bytes: dict[str, int]):
+class Placement(NamedTuple):
+    """Where a split puts a GGUF file: bytes per GPU and in RAM, and what one token reads on each side."""
+
+    weights: list[int]  # per GPU
+    kv: list[int]  # per GPU
+    ram_weights: int
+    ram_kv: int
+    gpu_read: int
+    ram_read: int
+    gpu_experts: int  # the routed experts on the GPUs, all of them
+    ram_experts: int  # in RAM
+
+
+def _placement(tables: LlamaCppLayers, caches: str, gpus: int, ngl: int, cpu_moe: int, cache_bytes: dict[str, int]) -> Placement:
     """Bytes per GPU (weights, KV) and in RAM for this split; and the bytes one token reads on each side.
     `cache_bytes`: what a layer of each `layer_caches` letter holds for every user."""
     layers = len(caches)
     first_gpu_layer = max(layers + 1 - ngl, 0)
     count = layers + 1 - first_gpu_layer
     weights, kv = [0] * gpus, [0] * gpus
-    ram_weights, ram_kv, gpu_read, ram_read = tables.embeddings, 0, 0, 0
+    ram_weights, ram_kv, gpu_read, ram_read, gpu_experts, ram_experts = tables.embeddings, 0, 0, 0, 0, 0
     for layer, part in enumerate(tables.layers):
         if layer < first_gpu_layer:
             ram_weights += part.weights + part.experts
             ram_read += part.read + part.experts_read
+            ram_experts += part.experts
             continue
         gpu = (layer - first_gpu_layer) * gpus // count
         weights[gpu] += part.weights
@@ -266,9 +281,11 @@ def _placement(tables: LlamaCppLayers, caches: str, gpus: int, ngl: int, cpu_moe
         if layer < cpu_moe:
             ram_weights += part.experts
             ram_read += part.experts_read
+            ram_experts += part.experts
         else:
             weights[gpu] += part.experts
             gpu_read += part.experts_read
+            gpu_experts += part.experts
         if layer == layers and tables.tied:  # the head is the embedding table, copied to the GPU
             weights[gpu] += tables.embeddings
             gpu_read += tables.embeddings
@@ -278,7 +295,7 @@ def _placement(tables: LlamaCppLayers, caches: str, gpus: int, ngl: int, cpu_moe
             kv[(layer - first_gpu_layer) * gpus // count] += size
         else:
             ram_kv += size
-    return weights, kv, ram_weights, ram_kv, gpu_read, ram_read
+    return Placement(weights, kv, ram_weights, ram_kv, gpu_read, ram_read, gpu_experts, ram_experts)
 
 
 class LayerCaches(NamedTuple):
@@ -343,7 +360,8 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
     if ngl is None:  # the most layers that fit (fewer layers never need more memory)
         ngl = largest(lambda layers: fits(layers, cpu_moe), all_layers)
     ngl = min(ngl, all_layers)
-    weights, kv, ram_weights, ram_kv, gpu_read, ram_read = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
+    placed = _placement(tables, caches, count, ngl, cpu_moe, cache_bytes)
+    weights, kv, ram_weights, ram_kv, gpu_read, ram_read = placed[:6]
     # one token also reads its sequence's cache: on the GPUs for offloaded layers
     kv_read = sum(kv) // max(request.users, 1)
     speed = None
@@ -360,6 +378,7 @@ def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest 
         state_bytes_per_user=layer_cache.state_per_user,
         compute_buffer_bytes=compute, total_memory_bytes=total,
         gpu_read_bytes=gpu_read + kv_read, ram_read_bytes=ram_read, decode_tokens_per_second=speed,
+        placement=placed,
     )
 
 
