@@ -30,6 +30,10 @@ from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.planner import PlanRequest, answer
 from generator.sizing.throughput import Workload
+from generator.sizing.cheapest import Question, cheapest_options, market_gpus
+from generator.sizing.kv_cache import default_context
+from generator.sizing.stock import stock_gpus
+from generator.cli.cheapest_output import cheapest_json, cheapest_text
 from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
@@ -52,7 +56,10 @@ VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese
   check   validate content/ only; one line per problem, exit code 2 if there is any
   size    the sizing engine for one model: weights by component, KV cache, setup, speed
   plan    what vLLM or SGLang does with one model on N GPUs: memory per GPU, KV tokens, whether
-          it starts, the longest context, users at once, the launch command
+          it starts, the longest context, users at once, the launch command, its speed at a workload
+  cheapest
+          the cheapest GPUs, engine and checkpoint that serve a workload (users, context, speed),
+          in the operator's stock and on the market
   add-model
           write content/models/<slug>.yaml from a Hugging Face checkpoint folder's small files
   prices import
@@ -144,6 +151,30 @@ def _parser() -> argparse.ArgumentParser:
                       help="the file was quantized with an importance matrix (llama-quantize --imatrix, as bartowski's "
                       "files are): IQ4_XS then keeps its first ffn_down layers at IQ4_XS instead of Q5_K")
     plan.add_argument("--json", action="store_true", help="print one JSON object")
+    cheapest = commands.add_parser(
+        "cheapest",
+        parents=[content],
+        help="the cheapest setup that serves a workload",
+        description="The cheapest GPU type × count × engine × checkpoint that starts at the context, holds "
+        "every user at once and gives each at least --min-tokens-per-second: vLLM and SGLang with every "
+        "checkpoint a plan serves (16, 8 and 4 bits), llama.cpp with Q8_0 and Q4_K_M files; one machine "
+        "first, joined machines only where no single machine of any type answers. Speeds are those of "
+        "`plan` (see its --input-tokens). The cheapest and the next few, first in the operator's stock "
+        "(inventory.yaml, at its prices), then on the market (gpus.yaml); GPUs without a market price "
+        "are left out of the market's list.",
+    )
+    cheapest.add_argument("model", metavar="MODEL", help="catalog id (openai/gpt-oss-120b) or slug (gpt-oss-120b)")
+    cheapest.add_argument("--users", type=_whole_number(BATCH), default=1, metavar="N",
+                          help="users served at once, each with the whole context (default: 1)")
+    cheapest.add_argument("--context", type=_whole_number(CONTEXT), metavar="TOKENS",
+                          help="each user's context (default: the model's context window)")
+    cheapest.add_argument("--input-tokens", type=_whole_number(CONTEXT), metavar="TOKENS",
+                          help="each user's prompt (default: 1,024, or less to fit the context)")
+    cheapest.add_argument("--output-tokens", type=_whole_number(CONTEXT), metavar="TOKENS",
+                          help="each user's answer (default: 1,024, or half the context if shorter)")
+    cheapest.add_argument("--min-tokens-per-second", type=_positive_number, metavar="T",
+                          help="the least output tokens per second each user must get (default: any)")
+    cheapest.add_argument("--json", action="store_true", help="print one JSON object")
     prices = commands.add_parser("prices", help="update GPU prices from a feed")
     price_commands = prices.add_subparsers(dest="prices_command", required=True, metavar="ACTION")
     feed = price_commands.add_parser(
@@ -193,6 +224,16 @@ def _memory_fraction(text: str) -> Fraction:
         value = None
     if value is None or not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"must be a number above 0 and at most 1 (got {text[:40]!r})")
+    return value
+
+
+def _positive_number(text: str) -> float:
+    try:
+        value = float(Decimal(text)) if len(text) <= 20 else None
+    except (InvalidOperation, ValueError):
+        value = None
+    if value is None or not 0 < value <= 10**6:
+        raise argparse.ArgumentTypeError(f"must be a number above 0 and at most 10^6 (got {text[:40]!r})")
     return value
 
 
@@ -265,6 +306,8 @@ def _run(args) -> int:
         return _size(catalog, args)
     if args.command == "plan":
         return _plan(catalog, args)
+    if args.command == "cheapest":
+        return _cheapest(catalog, args)
     if args.command == "prices":
         return _import_prices(catalog, args)
     if args.command == "inventory":
@@ -381,10 +424,28 @@ def _workload(args, context: int) -> Workload | None:
     output = args.output_tokens or min(WORKLOAD_TOKENS, max(context // 2, 1))
     prompt = args.input_tokens or min(WORKLOAD_TOKENS, max(context - output, 1))
     if prompt + output > context:
-        print(f"plan: --input-tokens {prompt:,} and --output-tokens {output:,} are {prompt + output:,} tokens, "
+        print(f"{args.command}: --input-tokens {prompt:,} and --output-tokens {output:,} are {prompt + output:,} tokens, "
               f"more than the context of {context:,} (--context)", file=sys.stderr)
         return None
     return Workload(args.users, prompt, output)
+
+
+def _cheapest(catalog, args) -> int:
+    model = _find_model(catalog, args)
+    if model is None or _beyond_window(model, args):
+        return 2
+    context = args.context or default_context(model)
+    workload = _workload(args, context)
+    if workload is None:
+        return 2
+    question = Question(context, workload, args.min_tokens_per_second)
+    stock = None
+    if catalog.inventory is not None:
+        stock = cheapest_options(model, stock_gpus(catalog.gpus, catalog.inventory), question, priced_only=False)
+    market = cheapest_options(model, market_gpus(catalog.gpus), question)
+    print(json.dumps(cheapest_json(model.id, question, stock, market), indent=2) if args.json
+          else cheapest_text(model.name, catalog.site.brand, question, stock, market))
+    return 0
 
 
 def _plan_llama_cpp(model, gpu, args) -> int:

@@ -1,0 +1,100 @@
+"""The `cheapest` command's output: one JSON object, or lists for a terminal."""
+
+from __future__ import annotations
+
+from generator.cli.plan_output import throughput_json
+from generator.sizing.cheapest import OPTIONS_SHOWN, Option, Question
+from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
+
+
+def _served(option: Option) -> str:
+    """What the command serves: a checkpoint and its precision, or a GGUF file's quant."""
+    plan = option.plan
+    if isinstance(plan, LlamaCppPlan):
+        return f"GGUF {plan.request.quant}"
+    return f"{plan.weights.repo} ({plan.request.precision})"
+
+
+def option_json(option: Option, question: Question) -> dict:
+    plan = option.plan
+    llama = isinstance(plan, LlamaCppPlan)
+    return {
+        "gpu": plan.gpu.slug,
+        "count": option.gpus,
+        "machines": option.machines,
+        "engine": option.engine,
+        "engine_version": LLAMA_CPP.version if llama else plan.engine_version,
+        "precision": None if llama else plan.request.precision,
+        "checkpoint": None if llama else plan.weights.repo,
+        "quant": plan.request.quant if llama else None,
+        "price_per_hour": None if option.price_per_hour is None else float(option.price_per_hour),
+        "price_provider": plan.gpu.price_provider,
+        "price_date": plan.gpu.price_date,
+        "max_users": question.workload.users if llama else plan.max_users,  # llama.cpp: one slot per user asked
+        **throughput_json(option.speed, question.workload),
+        "command": plan.command,
+    }
+
+
+def cheapest_json(model_id: str, question: Question, stock: list[Option] | None, market: list[Option]) -> dict:
+    """`in_stock`: null without an inventory; each list cheapest first, OPTIONS_SHOWN long at most."""
+    workload = question.workload
+    return {
+        "model": model_id,
+        "context": question.context,
+        "users": workload.users,
+        "input_tokens": workload.input_tokens,
+        "output_tokens": workload.output_tokens,
+        "min_tokens_per_second": question.min_tokens_per_second,
+        "in_stock": None if stock is None else [option_json(o, question) for o in stock[:OPTIONS_SHOWN]],
+        "market": [option_json(o, question) for o in market[:OPTIONS_SHOWN]],
+    }
+
+
+def _price(option: Option) -> str:
+    gpu = option.plan.gpu
+    if option.price_per_hour is None:
+        return "price on request"
+    said = ", ".join(part for part in (gpu.price_provider, gpu.price_date and f"read {gpu.price_date}") if part)
+    return f"${option.price_per_hour:,.2f}/hour" + (f" ({said})" if said else "")
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:,.2f} s" if seconds >= 1 else f"{seconds * 1000:,.0f} ms"
+
+
+def _option_lines(option: Option, question: Question) -> list[str]:
+    plan, speed = option.plan, option.speed
+    machines = f" in {option.machines} machines" if option.machines > 1 else ""
+    engine = LLAMA_CPP.name if isinstance(plan, LlamaCppPlan) else f"{plan.engine_record.name} {plan.engine_version}"
+    return [
+        f"  {_price(option)}: {option.gpus} × {plan.gpu.name}{machines}, {engine}, {_served(option)}",
+        f"      each user {speed.output_tokens_per_second_per_user:,.1f} tokens/s "
+        f"({speed.output_tokens_per_second:,.1f} in all), first token in {_seconds(speed.ttft_seconds)}",
+    ]
+
+
+def _section(title: str, options: list[Option], question: Question) -> list[str]:
+    if not options:
+        return [f"{title}: nothing answers"]
+    lines = [f"{title}:"]
+    for option in options[:OPTIONS_SHOWN]:
+        lines += _option_lines(option, question)
+    command = options[0].plan.command
+    return lines + ["", "  the cheapest, as a command:", *("    " + line for line in command.splitlines())]
+
+
+def cheapest_text(model_name: str, brand: str, question: Question, stock: list[Option] | None,
+                  market: list[Option]) -> str:
+    workload = question.workload
+    floor = question.min_tokens_per_second
+    lines = [
+        f"{model_name}: {workload.users:,} user{'s' if workload.users != 1 else ''} at once, context "
+        f"{question.context:,} tokens, {workload.input_tokens:,} in and {workload.output_tokens:,} out each"
+        + (f", at least {floor:g} tokens/s each" if floor else ""),
+        "",
+    ]
+    if stock is not None:
+        lines += _section(f"In stock on {brand}", stock, question) + [""]
+    lines += _section("On the market", market, question)
+    return "\n".join(lines)
