@@ -1,25 +1,29 @@
 """The cheapest setup for a workload: the GPU type, count, engine and checkpoint that start at the
 context, hold every user at once and give each the tokens per second asked. Pure.
 
-For each GPU type, engine (vLLM, SGLang, llama.cpp) and precision (the checkpoints a plan serves, or
-a GGUF file with every layer on the GPUs: offloading to RAM serves, but at a few tokens per second),
-the fewest GPUs that answer: more GPUs of one type only cost more. One machine is tried first;
-machines joined into one setup (pipeline stages, vLLM and SGLang) only where no single machine of any
-type answers, as the pages choose (setups.cheapest). Of the options on one setup (a GPU type and
-count), the fastest for each user stands for it.
+Setups (a GPU type and a count of it) are tried cheapest first. On each, vLLM and SGLang at every
+precision they serve a checkpoint of, and llama.cpp with a GGUF file whose every layer is on the GPUs
+(offloading to RAM starts, but at a few tokens per second); the fastest for each user stands for the
+setup. A GPU type answers once, with its cheapest setup that does: the list runs through GPU types.
+One machine first; machines joined into one setup (pipeline stages, vLLM and SGLang) only where no
+single machine of any type answers, as the pages choose (setups.cheapest).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Iterator
+from typing import Iterable
 
 from generator.catalog.records import Gpu, Model
+from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.fit import precisions_largest_first
+from generator.sizing.formats import bytes_by_component
 from generator.sizing.gguf import gguf_sizable, page_quants
-from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan, LlamaCppRequest, every_layer, llama_cpp_plan
+from generator.sizing.llama_cpp import (
+    LLAMA_CPP, LlamaCppLayers, LlamaCppPlan, LlamaCppRequest, every_layer, llama_cpp_layers, llama_cpp_plan,
+)
 from generator.sizing.plan_speed import llama_cpp_throughput, serving_throughput
 from generator.sizing.planner import Plan, PlanRequest, plan_that_starts
 from generator.sizing.setups import MACHINE_SIZE, MAX_MACHINES
@@ -60,81 +64,101 @@ class Option:
         return 1 if isinstance(self.plan, LlamaCppPlan) else self.plan.setup.machines
 
 
+@dataclass(frozen=True)
+class _Ways:
+    """What can run the model, computed once: each serving engine's precisions with their weights'
+    bytes, and each GGUF file's tables."""
+
+    serving: tuple[tuple[str, str, int], ...]  # (engine, precision, weights bytes)
+    gguf: tuple[LlamaCppLayers, ...]
+
+
+def _ways(model: Model, engines: Iterable[str]) -> _Ways:
+    serving = []
+    for key in engines:
+        engine = SERVING_ENGINES.get(key)
+        if engine is not None and engine.runs(model):
+            for precision in precisions_largest_first(model, key):
+                stored = served_weights(model, precision, engine).stored
+                serving.append((key, precision, sum(bytes_by_component(model, stored).values())))
+    gguf = ()
+    if LLAMA_CPP.key in engines and gguf_sizable(model):
+        quants = LLAMA_CPP_QUANTS + tuple(q for q in page_quants(model) if q == "MXFP4_MOE")
+        gguf = tuple(llama_cpp_layers(model, quant) for quant in quants)
+    return _Ways(tuple(serving), gguf)
+
+
 def _meets(speed: Throughput | None, question: Question) -> bool:
     floor = question.min_tokens_per_second
     return speed is not None and speed.batch >= question.workload.users and (
         floor is None or speed.output_tokens_per_second_per_user >= floor)
 
 
-def _serving_option(model: Model, gpu: Gpu, count: int, request: PlanRequest, question: Question) -> Option | None:
-    found = plan_that_starts(model, gpu, count, request, shorter=False)
-    if not found.starts or found.max_users < question.workload.users:
-        return None
-    speed = serving_throughput(found, question.workload)
-    return Option(found, speed) if _meets(speed, question) else None
+def _options_on(model: Model, gpu: Gpu, count: int, ways: _Ways, question: Question) -> list[Option]:
+    """Every way that answers on `count` GPUs of `gpu`; a way whose weights alone pass the GPUs'
+    memory is not planned."""
+    memory, users = gpu.gpu_memory_bytes * count, question.workload.users
+    found = []
+    if not gpu.unified_memory:  # vLLM and SGLang are not planned on unified memory (engine.py)
+        for engine, precision, weights in ways.serving:
+            if weights > memory:
+                continue
+            request = PlanRequest(engine=engine, context=question.context, users=users, precision=precision)
+            plan = plan_that_starts(model, gpu, count, request, shorter=False)
+            if plan.starts and plan.max_users >= users:
+                found.append(Option(plan, serving_throughput(plan, question.workload)))
+    if count <= gpu.machine_shapes[-1]:  # llama.cpp runs on one machine
+        for tables in ways.gguf:
+            if tables.file.tensor_bytes > memory:
+                continue
+            request = LlamaCppRequest(quant=tables.file.preset, context=question.context, users=users)
+            plan = llama_cpp_plan(model, gpu, count, request, tables)
+            if plan.starts and plan.n_gpu_layers == every_layer(model) and not plan.n_cpu_moe:
+                found.append(Option(plan, llama_cpp_throughput(plan, question.workload)))
+    return [option for option in found if _meets(option.speed, question)]
 
 
-def _llama_cpp_option(model: Model, gpu: Gpu, count: int, quant: str, question: Question) -> Option | None:
-    request = LlamaCppRequest(quant=quant, context=question.context, users=question.workload.users)
-    found = llama_cpp_plan(model, gpu, count, request)
-    if not found.starts or found.n_gpu_layers < every_layer(model) or found.n_cpu_moe:
-        return None
-    speed = llama_cpp_throughput(found, question.workload)
-    return Option(found, speed) if _meets(speed, question) else None
+def _by_price(setups: Iterable[tuple[Gpu, int]]) -> list[tuple[Gpu, int]]:
+    """Priced setups cheapest first, then fewer GPUs, then the catalog's order; those priced on
+    request last, fewest GPUs first."""
+    def key(item: tuple[int, tuple[Gpu, int]]) -> tuple:
+        order, (gpu, count) = item
+        price = gpu.price_per_gpu_hour
+        return (price is None, 0 if price is None else price * count, count, order)
+    return [setup for _, setup in sorted(enumerate(setups), key=key)]
 
 
-def _fewest(counts: tuple[int, ...], option) -> Option | None:
-    return next((found for found in map(option, counts) if found is not None), None)
-
-
-def _serving_options(model: Model, gpu: Gpu, question: Question, counts: tuple[int, ...]) -> Iterator[Option]:
-    """vLLM and SGLang at each precision they serve, on the fewest of `counts` GPUs that answer."""
-    for engine in SERVING_ENGINES.values():
-        if engine.runs(model) and not gpu.unified_memory:
-            for precision in precisions_largest_first(model, engine.key):
-                request = PlanRequest(engine=engine.key, context=question.context, users=question.workload.users,
-                                      precision=precision)
-                found = _fewest(counts, lambda count: _serving_option(model, gpu, count, request, question))
-                if found is not None:
-                    yield found
-
-
-def _one_machine_options(model: Model, gpu: Gpu, question: Question) -> Iterator[Option]:
-    shapes = gpu.machine_shapes
-    yield from _serving_options(model, gpu, question, shapes)
-    if gguf_sizable(model):
-        quants = LLAMA_CPP_QUANTS + tuple(q for q in page_quants(model) if q == "MXFP4_MOE")
-        for quant in quants:
-            found = _fewest(shapes, lambda count: _llama_cpp_option(model, gpu, count, quant, question))
-            if found is not None:
-                yield found
-
-
-def _joined_options(model: Model, gpu: Gpu, question: Question) -> Iterator[Option]:
-    largest = gpu.machine_shapes[-1]
-    yield from _serving_options(model, gpu, question, tuple(largest * machines for machines in range(2, MAX_MACHINES + 1)))
-
-
-def _rank(option: Option) -> tuple:
-    """Priced first, cheapest first; then fewer GPUs, then faster for each user."""
-    price = option.price_per_hour
-    return (price is None, price or 0, option.gpus, -option.speed.output_tokens_per_second_per_user)
+def _first_types(model: Model, setups: list[tuple[Gpu, int]], ways: _Ways, question: Question,
+                 shown: int) -> list[Option]:
+    """Through `setups` cheapest first, each GPU type's first setup that answers (its fastest way for
+    each user), until `shown` types have answered."""
+    chosen: dict[str, Option] = {}
+    for gpu, count in _by_price(setups):
+        if gpu.slug in chosen:
+            continue
+        options = _options_on(model, gpu, count, ways, question)
+        if options:
+            chosen[gpu.slug] = max(options, key=lambda option: option.speed.output_tokens_per_second_per_user)
+            if len(chosen) == shown:
+                break
+    return list(chosen.values())
 
 
 def cheapest_options(model: Model, gpus: tuple[tuple[Gpu, bool], ...], question: Question,
-                     priced_only: bool = True) -> list[Option]:
-    """The options over `gpus` (each GPU and whether its machines may be joined), cheapest first:
-    single machines; only where none answers, joined machines. `priced_only`: a GPU without a price
-    (the market's unpriced cards) is left out; the stock's on-request setups are kept, ranked last."""
+                     priced_only: bool = True, engines: Iterable[str] = (*SERVING_ENGINES, LLAMA_CPP.key),
+                     shown: int = OPTIONS_SHOWN) -> list[Option]:
+    """The cheapest setup of up to `shown` GPU types over `gpus` (each GPU and whether its machines may
+    be joined), cheapest first. `priced_only`: a GPU without a price (the market's unpriced cards) is
+    left out; the stock's setups on request are kept, ranked last."""
     candidates = [(gpu, joined) for gpu, joined in gpus if not priced_only or gpu.price_per_gpu_hour is not None]
-    options = [option for gpu, _ in candidates for option in _one_machine_options(model, gpu, question)]
-    if not options:
-        options = [option for gpu, joined in candidates if joined
-                   for option in _joined_options(model, gpu, question)]
-    setups: dict[tuple[str, int], Option] = {}
-    for option in sorted(options, key=_rank):
-        setups.setdefault((option.plan.gpu.slug, option.gpus), option)
-    return list(setups.values())
+    ways = _ways(model, tuple(engines))
+    single = [(gpu, count) for gpu, _ in candidates for count in gpu.machine_shapes]
+    options = _first_types(model, single, ways, question, shown)
+    if options:
+        return options
+    joined = [(gpu, gpu.machine_shapes[-1] * machines) for gpu, can_join in candidates if can_join
+              for machines in range(2, MAX_MACHINES + 1)]
+    return _first_types(model, joined, ways, question, shown)
 
 
 def market_gpus(gpus: tuple[Gpu, ...]) -> tuple[tuple[Gpu, bool], ...]:

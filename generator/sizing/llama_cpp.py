@@ -327,9 +327,11 @@ def _layer_caches_bytes(model: Model, request: LlamaCppRequest, cells: int) -> L
                        state_bytes(model) * caches.count("r"))
 
 
-def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest = LlamaCppRequest()) -> LlamaCppPlan:
+def llama_cpp_plan(model: Model, gpu: Gpu, count: int, request: LlamaCppRequest = LlamaCppRequest(),
+                   tables: LlamaCppLayers | None = None) -> LlamaCppPlan:
+    """`tables`: llama_cpp_layers of the request's quant, where the caller has them already."""
     arch = model.architecture
-    tables = llama_cpp_layers(model, request.quant, request.imatrix)
+    tables = tables or llama_cpp_layers(model, request.quant, request.imatrix)
     caches = layer_caches(model)
     context = request.context or default_llama_cpp_context(model)
     cells = round_up(context * request.users, CONTEXT_PADDING)
