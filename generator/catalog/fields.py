@@ -49,7 +49,7 @@ MODEL_FIELDS = {
     "precision": Field(schema.localized(schema.plain_text), sourced=True),
     "license": Field(schema.plain_text, sourced=True),
     "release_date": Field(DATE, sourced=True),
-    "api_price": Field(schema.api_price(PRICE), sourced=True),  # per million tokens, in USD
+    "api_price": Field(schema.api_price(PRICE, DATE), sourced=True),  # per million tokens, in USD; the day read
     # the card's YaRN recipe past the config's length (1 to 1,000 times; rope_theta up to 10^12)
     "rope_scaling": Field(schema.rope_scaling(CONTEXT, schema.decimal_number(Decimal(1), Decimal(1000)),
                                               schema.decimal_number(Decimal(1), Decimal(10**12))), sourced=True),

@@ -309,6 +309,7 @@ class ApiPrice:
     input: Decimal
     output: Decimal
     cached_input: Decimal | None = None
+    date: str | None = None  # ISO 8601: the day the price was read
 
 
 @dataclass(frozen=True)

@@ -213,13 +213,14 @@ def distinct_list(item: Callable[[Any], Any], limit: int, what: str) -> Callable
     return check
 
 
-def api_price(price: Callable[[Any], Decimal]) -> Callable[[Any], dict[str, Decimal]]:
-    keys = ("input", "cached_input", "output")
+def api_price(price: Callable[[Any], Decimal], date: Callable[[Any], str]) -> Callable[[Any], dict[str, Any]]:
+    """{input, output} per million tokens, an optional cached_input, and the day the price was read."""
+    keys = ("input", "cached_input", "output", "date")
 
-    def check(value: Any) -> dict[str, Decimal]:
+    def check(value: Any) -> dict[str, Any]:
         if not isinstance(value, dict) or not {"input", "output"} <= set(value) or not set(value) <= set(keys):
-            raise ValueError("must be {input: ..., output: ...} with an optional cached_input")
-        return {key: price(number) for key, number in value.items()}
+            raise ValueError("must be {input: ..., output: ...} with an optional cached_input and date")
+        return {key: date(number) if key == "date" else price(number) for key, number in value.items()}
 
     return check
 
