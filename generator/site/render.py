@@ -161,6 +161,8 @@ class Renderer:
             gb_fine=self.gigabytes_fine,
             or_list=self.or_list,
             rate=self.rate,
+            seconds=self.seconds,
+            millions=self.millions,
             bits=self.bits,
             date=self.date,
             gb_apart=self.gigabytes_apart,
@@ -235,6 +237,19 @@ class Renderer:
         """Tokens per second: one decimal below 10 (0.5, 2.2), whole numbers above."""
         pattern = "#,##0.#" if per_second < 10 else "#,##0"
         return format_decimal(Decimal(str(per_second)), format=pattern, locale=self.locale)
+
+    def seconds(self, value: float) -> str:
+        """A duration: milliseconds below a second (4 ms, 350 ms), else seconds (2.41 s, 12.6 s)."""
+        if value < 1:
+            return format_decimal(max(round(value * 1000), 1), locale=self.locale) + " ms"
+        pattern = "#,##0.00" if value < 10 else "#,##0.0"
+        return format_decimal(Decimal(str(value)).quantize(Decimal("0.01")), format=pattern, locale=self.locale) + " s"
+
+    def millions(self, count: int) -> str:
+        """A count in millions, as a line of the cost chart says it: 2.4, 36, 1,250."""
+        value = Decimal(count) / 10**6
+        pattern = "#,##0.#" if value < 100 else "#,##0"
+        return format_decimal(value, format=pattern, locale=self.locale)
 
     def date(self, iso: str) -> str:
         """An ISO date as the language writes it: 27 de julho de 2026, July 27, 2026."""

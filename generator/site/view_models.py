@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import partial
 from typing import Callable
 from urllib.parse import quote
@@ -25,6 +26,7 @@ from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.planner import PlanRequest
 from generator.sizing.stock import Offered, closest_first, highest_held, largest_node, offered_setup, stock_gpus
 from generator.sizing.weights import published_scope_params
+from generator.sizing.workloads import WorkloadCost
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,43 @@ class Question:
 
 
 @dataclass(frozen=True)
+class BreakEvenChart:
+    """A month's cost against output tokens a month: the maker's API (a line from zero) and the setup
+    rented all month (flat, up to what it gives at the workload's load). Coordinates in a
+    width × height box, y down."""
+
+    tokens_max: int  # the x axis' end: output tokens a month
+    cost_max: Decimal  # the y axis' end
+    api_points: str  # SVG polyline points
+    rent_points: str
+    break_even_x: float | None  # where the lines cross, inside the chart; None: they do not
+    width: int = 480
+    height: int = 200
+
+
+def break_even_chart(cost: WorkloadCost) -> BreakEvenChart | None:
+    """The chart of one workload's cost; None without an API price or a priced setup."""
+    even, rent, capacity = cost.break_even_per_month, cost.rent_per_month, cost.capacity_per_month
+    if even is None or rent is None or capacity is None:
+        return None
+    tokens_max = max(capacity, 2 * even) if cost.renting_pays else even * 5 // 4
+    cost_max = max(rent, cost.api_per_million * tokens_max / 10**6) * Decimal("1.1")
+
+    width, height = BreakEvenChart.width, BreakEvenChart.height
+
+    def point(tokens: float, money: Decimal) -> str:
+        return f"{width * tokens / tokens_max:.1f},{height * (1 - float(money / cost_max)):.1f}"
+
+    api_end = cost.api_per_million * tokens_max / 10**6
+    return BreakEvenChart(
+        tokens_max=tokens_max, cost_max=cost_max.quantize(Decimal("1")),
+        api_points=f"{point(0, Decimal(0))} {point(tokens_max, api_end)}",
+        rent_points=f"{point(0, rent)} {point(min(capacity, tokens_max), rent)}",
+        break_even_x=round(width * even / tokens_max, 1) if even <= tokens_max else None,
+    )
+
+
+@dataclass(frozen=True)
 class ModelPage:
     path: str
     model: Model
@@ -114,6 +153,15 @@ class ModelPage:
     gpus: tuple[Gpu, ...]  # the calculator's GPUs
     own_gpu: OwnGpu | None  # llama.cpp with GGUF files; None: the file's layout is not modelled
     stock: StockAnswer | None = None  # None: no inventory (every setup priced by the market)
+
+    @property
+    def break_even(self) -> tuple[WorkloadCost, BreakEvenChart] | None:
+        """The first page workload with a break-even against the maker's API, and its chart."""
+        for cost in self.detail.workloads if self.detail else ():
+            chart = break_even_chart(cost)
+            if chart is not None:
+                return cost, chart
+        return None
 
     def serving_at(self, bits: int) -> Requirement:
         return next(r for r in self.serving if r.key == str(bits))

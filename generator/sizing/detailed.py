@@ -18,6 +18,7 @@ from generator.sizing.engine_vllm import VLLM
 from generator.sizing.engine_vllm_compressed import PAGE_ALIGNMENT, row_bytes
 from generator.sizing.layer_kinds import CompressedLayers, layer_kinds
 from generator.sizing.planner import Plan, PlanRequest, plan, plan_that_starts
+from generator.sizing.workloads import WorkloadCost, reference_context, workload_costs
 from generator.sizing.setups import MAX_MACHINES, Setup, cheapest, gpus_for_weights, smallest_setup
 from generator.sizing.stock import Offered, cheapest_in_stock, offered_setup
 from generator.catalog.records import Gpu, Model
@@ -159,6 +160,8 @@ class DetailedSizing:
     vllm_row_bytes: int = 0  # DeepSeek-V4: one row as vLLM stores it (fp8_ds_mla)
     vllm_page_alignment: int = PAGE_ALIGNMENT  # and the multiple its pages are padded to
     vllm_version: str = VLLM.version
+    workloads: tuple[WorkloadCost, ...] = ()  # the page's named workloads, each with its cheapest setup
+    reference_context: int = SHORT_CONTEXT  # what the page's speeds and prices are for (workloads.py)
 
     @property
     def headline_short_of_context(self) -> bool:
@@ -342,5 +345,7 @@ def detailed_sizing(model: Model, gpus: tuple[Gpu, ...], offered: Offered | None
         sglang_pool_layers=model.architecture.attention_layers + pool_idle_layers(model.architecture),
         compressed=tuple(kind for kind in layer_kinds(arch) if isinstance(kind, CompressedLayers)),
         vllm_row_bytes=row_bytes(arch) if arch.attention.kind == "compressed" else 0,
+        workloads=workload_costs(model, gpus, offered),
+        reference_context=reference_context(model),
     )
 
