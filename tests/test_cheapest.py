@@ -37,6 +37,14 @@ def test_gpt_oss_120b_for_8_users_at_its_full_context_is_4_a40s(catalog, two_gpu
     assert [o.price_per_hour for o in options] == sorted(o.price_per_hour for o in options)
 
 
+def test_a_setup_whose_speed_is_not_known_answers_only_without_a_floor(catalog, two_gpus):
+    untimed = market_gpus(tuple(replace(gpu, tensor_flops={}) for gpu, _ in two_gpus))
+    model = gpt_oss_120b(catalog)
+    found = cheapest_options(model, untimed, Question(131_072, Workload(8, 1024, 1024)))
+    assert found and all(option.speed is None for option in found)
+    assert cheapest_options(model, untimed, Question(131_072, Workload(8, 1024, 1024), min_tokens_per_second=1)) == []
+
+
 def test_a_speed_floor_moves_the_answer_to_more_gpus(catalog, two_gpus):
     question = Question(131_072, Workload(8, 1024, 1024), min_tokens_per_second=100)
     options = cheapest_options(gpt_oss_120b(catalog), two_gpus, question)
@@ -45,8 +53,9 @@ def test_a_speed_floor_moves_the_answer_to_more_gpus(catalog, two_gpus):
 
 
 def test_llama_cpp_answers_only_with_every_layer_on_the_gpus(catalog, two_gpus):
-    llama = [o for o in cheapest_options(gpt_oss_120b(catalog), two_gpus, Question(8192, Workload(1, 1024, 1024)))
-             if isinstance(o.plan, LlamaCppPlan)]
+    llama = cheapest_options(gpt_oss_120b(catalog), two_gpus, Question(8192, Workload(1, 1024, 1024)),
+                             engines=("llama.cpp",))
+    assert all(isinstance(o.plan, LlamaCppPlan) for o in llama)
     assert llama and all(o.plan.n_cpu_moe == 0 and o.plan.n_gpu_layers == every_layer(o.plan.model) for o in llama)
     # one A40 holds the file only with layers in RAM (llama.cpp starts there): not an answer
     assert ("a40", 1) not in [(o.plan.gpu.slug, o.gpus) for o in llama]
@@ -57,7 +66,9 @@ def test_nothing_answers_a_workload_no_setup_holds(catalog, two_gpus):
     assert cheapest_options(gpt_oss_120b(catalog), two_gpus, question) == []
 
 
-def test_the_command_lists_the_stock_first_then_the_market(capsys):
+def test_the_command_lists_the_stock_first_then_the_market(capsys, catalog):
+    # GPUs the throughput model cannot time: no tensor FLOPS or no bandwidth in gpus.yaml
+    untimed = {gpu.slug for gpu in catalog.gpus if not gpu.tensor_flops.get("bf16") or not gpu.bandwidth_bytes_per_second}
     assert main(["cheapest", "gpt-oss-120b", "--users", "8", "--context", "32768", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert (answer["users"], answer["context"], answer["input_tokens"], answer["output_tokens"]) == (8, 32768, 1024, 1024)
@@ -67,7 +78,11 @@ def test_the_command_lists_the_stock_first_then_the_market(capsys):
     prices = [option["price_per_hour"] for option in market]
     assert prices == sorted(prices)
     for option in stock + market:
-        assert option["max_users"] >= 8 and option["users_decoding_at_once"] == 8
+        assert option["max_users"] >= 8
+        if option["output_tokens_per_second"] is None:  # a GPU whose tensor FLOPS the catalog lacks
+            assert option["users_decoding_at_once"] is None and option["gpu"] in untimed
+            continue
+        assert option["users_decoding_at_once"] == 8
         assert option["output_tokens_per_second"] == pytest.approx(8 * option["output_tokens_per_second_per_user"], rel=1e-3)
         assert option["command"].startswith(("vllm serve", "python -m sglang", "llama-server"))
     assert main(["cheapest", "gpt-oss-120b", "--users", "8", "--context", "32768"]) == 0

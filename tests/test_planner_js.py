@@ -178,6 +178,10 @@ def test_the_javascript_planner_gives_the_figures_of_plan_on_1000_questions(cata
     assert {a["reason"] for a in got if not a["starts"]} >= {"memory_in_use", "weights_do_not_fit", "context_does_not_fit",
                                                              "context_beyond_window"}
     assert any(a["pp"] > 1 for a in got) and any(a["machines"] > 1 for a in got)
+    # the throughput at the default workload is compared too: timed plans, and plans that cannot be
+    timed = [a for a in got if a["output_tokens_per_second"] is not None]
+    assert len(timed) > 100 and any(a["starts"] and a["output_tokens_per_second"] is None for a in got)
+    assert any(a["users_decoding_at_once"] < a["users"] for a in timed) and any(a["tp"] > 1 for a in timed)
 
 
 def test_a_few_questions_match_the_plan_command_itself(catalog, run_js):
@@ -293,6 +297,9 @@ def test_the_javascript_llama_cpp_plan_gives_the_figures_of_plan(catalog, run_js
     assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
     assert {a["starts"] for a in got} == {True, False} and any(a["n_cpu_moe"] for a in got)
     assert any(a["kv_bytes_in_ram"] for a in got) and any(a["count"] > 1 and a["starts"] for a in got)
+    # timed, with experts and layers in RAM too
+    assert any(a["output_tokens_per_second"] and a["n_cpu_moe"] for a in got)
+    assert any(a["output_tokens_per_second"] and a["n_gpu_layers"] < 10 for a in got)
 
 
 def test_the_javascript_planner_splits_unequal_layers_over_stages_as_plan_does(catalog, run_js):
@@ -393,3 +400,59 @@ def test_the_javascript_planner_plans_unified_memory_machines_as_plan_does(catal
     assert [differences(e, g) for e, g in zip(expected, replies)] == [[]] * len(expected)
     assert {reply["n_cpu_moe"] for reply in replies} == {0}
     assert {reply["starts"] for reply in replies} == {True, False}
+
+
+# ---- the cheapest setup for a workload: cheapestOptions against cheapest.py --------------------
+def test_the_javascript_cheapest_setups_are_the_python_ones(catalog, run_js):
+    from generator.sizing.cheapest import Question, cheapest_options, market_gpus
+    from generator.sizing.throughput import workload_at
+    from generator.sizing.llama_cpp import LlamaCppPlan
+    rng = random.Random(5)
+    models = [m for m in catalog.models if m.slug in ("gpt-oss-120b", "qwen3-8b", "llama-3-3-70b-instruct", "kimi-k3",
+                                                      "gemma-3-4b-it", "glm-4-5-air", "nvidia-nemotron-nano-9b-v2")]
+    asked = []
+    for model in models:
+        for _ in range(3):
+            context = rng.choice([4096, 32768, model.context_window or 32768])
+            asked.append({"model": model, "context": context, "users": rng.choice([1, 8, 64]),
+                          "floor": rng.choice([None, None, 20.0, 80.0])})
+    data = tables(catalog, models)
+    data["questions"] = [{"model": q["model"].slug, "context": q["context"], "users": q["users"], "floor": q["floor"]} for q in asked]
+    got = run_js("""const asked = {context: q.context, workload: P.workloadAt(data.shared, q.context, q.users), floor: q.floor};
+        return P.cheapestOptions(data.models[q.model], data.shared, P.marketGpus(data.shared), asked, true)
+            .map(o => P.optionJson(o, asked));""", data)
+
+    def key(option) -> list:
+        plan = option.plan
+        llama = isinstance(plan, LlamaCppPlan)
+        speed = option.speed
+        return [plan.gpu.slug, option.gpus, option.engine, None if llama else plan.request.precision,
+                plan.request.quant if llama else None, None if option.price_per_hour is None else float(option.price_per_hour),
+                None if speed is None else round(speed.output_tokens_per_second_per_user, 2)]
+
+    for question, reply in zip(asked, got):
+        workload = workload_at(question["context"], question["users"])
+        expected = [key(o) for o in cheapest_options(question["model"], market_gpus(catalog.gpus),
+                                                     Question(question["context"], workload, question["floor"]))]
+        mine = [[o["gpu"], o["count"], o["engine"], o["precision"], o["quant"], o["price_per_hour"],
+                 None if o["output_tokens_per_second_per_user"] is None else round(o["output_tokens_per_second_per_user"], 2)]
+                for o in reply]
+        assert len(mine) == len(expected), (question["model"].slug, question["context"], question["users"])
+        for theirs, ours in zip(expected, mine):
+            assert theirs[:5] == ours[:5], (question["model"].slug, theirs, ours)
+            assert theirs[5] == pytest.approx(ours[5]) and (theirs[6] is None) == (ours[6] is None)
+            assert theirs[6] is None or ours[6] == pytest.approx(theirs[6], rel=1e-3)
+    # the questions reach every engine, and a speed floor that nothing meets
+    assert {o["engine"] for reply in got for o in reply} == {"vllm", "sglang", "llama.cpp"}
+    assert any(reply == [] for reply in got)
+    # machines joined where no single machine holds the model: Kimi-K3 on H100s alone
+    kimi = next(m for m in catalog.models if m.slug == "kimi-k3")
+    data = dict(tables(catalog, [kimi]), questions=[{"gpu": "h100-sxm"}])
+    (joined,) = run_js("""const asked = {context: 32768, workload: P.workloadAt(data.shared, 32768, 1), floor: null};
+        const gpus = data.shared.gpus.filter(g => g.slug === q.gpu).map(g => [g, true]);
+        return P.cheapestOptions(data.models.kimi, data.shared, gpus, asked, true).map(o => P.optionJson(o, asked));"""
+                       .replace("data.models.kimi", "data.models['kimi-k3']"), data)
+    h100 = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    (expected,) = cheapest_options(kimi, ((h100, True),), Question(32768, workload_at(32768, 1)))
+    assert [joined[0]["gpu"], joined[0]["count"], joined[0]["machines"], joined[0]["precision"]] == [
+        "h100-sxm", expected.gpus, expected.machines, expected.plan.request.precision] and expected.machines > 1

@@ -7,14 +7,6 @@ from generator.sizing.cheapest import OPTIONS_SHOWN, Option, Question
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
 
 
-def _served(option: Option) -> str:
-    """What the command serves: a checkpoint and its precision, or a GGUF file's quant."""
-    plan = option.plan
-    if isinstance(plan, LlamaCppPlan):
-        return f"GGUF {plan.request.quant}"
-    return f"{plan.weights.repo} ({plan.request.precision})"
-
-
 def option_json(option: Option, question: Question) -> dict:
     plan = option.plan
     llama = isinstance(plan, LlamaCppPlan)
@@ -66,12 +58,10 @@ def _seconds(seconds: float) -> str:
 def _option_lines(option: Option, question: Question) -> list[str]:
     plan, speed = option.plan, option.speed
     machines = f" in {option.machines} machines" if option.machines > 1 else ""
-    engine = LLAMA_CPP.name if isinstance(plan, LlamaCppPlan) else f"{plan.engine_record.name} {plan.engine_version}"
-    return [
-        f"  {_price(option)}: {option.gpus} × {plan.gpu.name}{machines}, {engine}, {_served(option)}",
-        f"      each user {speed.output_tokens_per_second_per_user:,.1f} tokens/s "
-        f"({speed.output_tokens_per_second:,.1f} in all), first token in {_seconds(speed.ttft_seconds)}",
-    ]
+    said = ("      speed not known: the catalog has no tensor FLOPS for this GPU" if speed is None else
+            f"      each user {speed.output_tokens_per_second_per_user:,.1f} tokens/s "
+            f"({speed.output_tokens_per_second:,.1f} in all), first token in {_seconds(speed.ttft_seconds)}")
+    return [f"  {_price(option)}: {option.gpus} × {plan.gpu.name}{machines}, {option.engine_name}, {option.served}", said]
 
 
 def _section(title: str, options: list[Option], question: Question) -> list[str]:

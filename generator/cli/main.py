@@ -29,7 +29,7 @@ from generator.sizing.catalog_rules import model_problems
 from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.planner import PlanRequest, answer
-from generator.sizing.throughput import Workload
+from generator.sizing.throughput import Workload, workload_at
 from generator.sizing.cheapest import Question, cheapest_options, market_gpus
 from generator.sizing.kv_cache import default_context
 from generator.sizing.stock import stock_gpus
@@ -416,18 +416,15 @@ def _plan(catalog, args) -> int:
     return 0
 
 
-WORKLOAD_TOKENS = 1024  # the default prompt and answer: the 1k / 1k of the engines' own benchmark recipes
-
-
 def _workload(args, context: int) -> Workload | None:
     """The users, prompt and answer `plan` times; None after saying why they do not fit the context."""
-    output = args.output_tokens or min(WORKLOAD_TOKENS, max(context // 2, 1))
-    prompt = args.input_tokens or min(WORKLOAD_TOKENS, max(context - output, 1))
+    workload = workload_at(context, args.users, args.input_tokens, args.output_tokens)
+    prompt, output = workload.input_tokens, workload.output_tokens
     if prompt + output > context:
         print(f"{args.command}: --input-tokens {prompt:,} and --output-tokens {output:,} are {prompt + output:,} tokens, "
               f"more than the context of {context:,} (--context)", file=sys.stderr)
         return None
-    return Workload(args.users, prompt, output)
+    return workload
 
 
 def _cheapest(catalog, args) -> int:

@@ -9,7 +9,7 @@ from generator.sizing.engine import (
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
 from generator.sizing.plan_speed import llama_cpp_throughput, serving_throughput
 from generator.sizing.planner import Answer, Plan
-from generator.sizing.throughput import Throughput, Workload
+from generator.sizing.throughput import Throughput, Workload, workload_at
 
 REASONS = {
     MEMORY_IN_USE: "the memory fraction asks for more than is free once CUDA and NCCL are up",
@@ -45,7 +45,9 @@ def throughput_json(speed: Throughput | None, workload: Workload) -> dict:
     return {"input_tokens": workload.input_tokens, "output_tokens": workload.output_tokens, **figures}
 
 
-def plan_json(plan: Plan, workload: Workload) -> dict:
+def plan_json(plan: Plan, workload: Workload | None = None) -> dict:
+    """`workload`: the one timed (default: workload_at the plan's context, for its users)."""
+    workload = workload or workload_at(plan.context, plan.request.users)
     return {
         "model": plan.model.id,
         "gpu": plan.gpu.slug,
@@ -85,9 +87,11 @@ def plan_json(plan: Plan, workload: Workload) -> dict:
     }
 
 
-def answer_json(result: Answer, workload: Workload) -> dict:
+def answer_json(result: Answer, workload: Workload | None = None) -> dict:
     """The plan for the flags asked; `remedy`: the flags that make it start (`changes`) and that
-    plan's figures, or null (it starts as asked, or no change of flags or context starts it)."""
+    plan's figures, or null (it starts as asked, or no change of flags or context starts it). Both
+    timed at `workload` (default: workload_at the asked plan's context)."""
+    workload = workload or workload_at(result.asked.context, result.asked.request.users)
     remedy = result.remedy
     return dict(plan_json(result.asked, workload), remedy=None if remedy is None else
                 dict(plan_json(remedy, workload), changes=[" ".join(flag) for flag in remedy.changes]))
@@ -170,7 +174,8 @@ def answer_text(result: Answer, workload: Workload) -> str:
     return f"{text}\n\nWith {flags} it starts:\n\n{plan_text(remedy, workload)}"
 
 
-def llama_cpp_json(plan: LlamaCppPlan, workload: Workload) -> dict:
+def llama_cpp_json(plan: LlamaCppPlan, workload: Workload | None = None) -> dict:
+    workload = workload or workload_at(plan.context, plan.request.users)
     return {
         "model": plan.model.id,
         "gpu": plan.gpu.slug,

@@ -3,8 +3,8 @@ context, hold every user at once and give each the tokens per second asked. Pure
 
 Setups (a GPU type and a count of it) are tried cheapest first. On each, vLLM and SGLang at every
 precision they serve a checkpoint of, and llama.cpp with a GGUF file whose every layer is on the GPUs
-(offloading to RAM starts, but at a few tokens per second); the fastest for each user stands for the
-setup. A GPU type answers once, with its cheapest setup that does: the list runs through GPU types.
+(offloading to RAM starts, but at a few tokens per second); the first that answers, in that order
+(most bits first, as the fit page chooses), stands for the setup. A GPU type answers once, with its cheapest setup that does: the list runs through GPU types.
 One machine first; machines joined into one setup (pipeline stages, vLLM and SGLang) only where no
 single machine of any type answers, as the pages choose (setups.cheapest).
 """
@@ -26,7 +26,7 @@ from generator.sizing.llama_cpp import (
 )
 from generator.sizing.plan_speed import llama_cpp_throughput, serving_throughput
 from generator.sizing.planner import Plan, PlanRequest, plan_that_starts
-from generator.sizing.setups import MACHINE_SIZE, MAX_MACHINES
+from generator.sizing.setups import MACHINE_SIZE, MAX_MACHINES, Setup
 from generator.sizing.throughput import Throughput, Workload
 
 # The GGUF files tried: 8 and 4 bits (the serving engines' FP8 and 4-bit checkpoints' peers), and the
@@ -45,23 +45,42 @@ class Question:
 @dataclass(frozen=True)
 class Option:
     plan: Plan | LlamaCppPlan
-    speed: Throughput
+    speed: Throughput | None  # None: the catalog lacks the GPU's tensor FLOPS (it starts and holds the users)
 
     @property
     def engine(self) -> str:
         return LLAMA_CPP.key if isinstance(self.plan, LlamaCppPlan) else self.plan.engine
 
     @property
+    def engine_name(self) -> str:
+        """As the pages name it: "vLLM 0.33.0", "llama.cpp"."""
+        if isinstance(self.plan, LlamaCppPlan):
+            return LLAMA_CPP.name
+        return f"{self.plan.engine_record.name} {self.plan.engine_version}"
+
+    @property
+    def served(self) -> str:
+        """What the command serves: a checkpoint and its precision, or a GGUF file's quant."""
+        if isinstance(self.plan, LlamaCppPlan):
+            return f"GGUF {self.plan.request.quant}"
+        return f"{self.plan.weights.repo} ({self.plan.request.precision})"
+
+    @property
     def price_per_hour(self) -> Decimal | None:
         return self.plan.price_per_hour
 
     @property
+    def setup(self) -> Setup:
+        """llama.cpp: one machine of the plan's GPUs."""
+        return Setup(self.plan.gpu, self.plan.count) if isinstance(self.plan, LlamaCppPlan) else self.plan.setup
+
+    @property
     def gpus(self) -> int:
-        return self.plan.count if isinstance(self.plan, LlamaCppPlan) else self.plan.setup.total_gpus
+        return self.setup.total_gpus
 
     @property
     def machines(self) -> int:
-        return 1 if isinstance(self.plan, LlamaCppPlan) else self.plan.setup.machines
+        return self.setup.machines
 
 
 @dataclass(frozen=True)
@@ -89,9 +108,11 @@ def _ways(model: Model, engines: Iterable[str]) -> _Ways:
 
 
 def _meets(speed: Throughput | None, question: Question) -> bool:
+    """Every user decodes at once, at the speed asked; a speed not known meets no floor."""
     floor = question.min_tokens_per_second
-    return speed is not None and speed.batch >= question.workload.users and (
-        floor is None or speed.output_tokens_per_second_per_user >= floor)
+    if speed is None:
+        return floor is None
+    return speed.batch >= question.workload.users and (floor is None or speed.output_tokens_per_second_per_user >= floor)
 
 
 def _options_on(model: Model, gpu: Gpu, count: int, ways: _Ways, question: Question) -> list[Option]:
@@ -130,15 +151,15 @@ def _by_price(setups: Iterable[tuple[Gpu, int]]) -> list[tuple[Gpu, int]]:
 
 def _first_types(model: Model, setups: list[tuple[Gpu, int]], ways: _Ways, question: Question,
                  shown: int) -> list[Option]:
-    """Through `setups` cheapest first, each GPU type's first setup that answers (its fastest way for
-    each user), until `shown` types have answered."""
+    """Through `setups` cheapest first, each GPU type's first setup that answers (its first way that
+    does: vLLM, SGLang, then llama.cpp, most bits first), until `shown` types have answered."""
     chosen: dict[str, Option] = {}
     for gpu, count in _by_price(setups):
         if gpu.slug in chosen:
             continue
         options = _options_on(model, gpu, count, ways, question)
         if options:
-            chosen[gpu.slug] = max(options, key=lambda option: option.speed.output_tokens_per_second_per_user)
+            chosen[gpu.slug] = options[0]
             if len(chosen) == shown:
                 break
     return list(chosen.values())

@@ -42,6 +42,13 @@ from generator.sizing.loaded_weights import fullest_stage_attention_layers, laye
 from generator.sizing.setups import tensor_parallel_size
 from generator.sizing.size_report import PRECISIONS
 from generator.sizing.speed import kv_read_cache, weights_read_bytes
+from generator.sizing.cheapest import LLAMA_CPP_QUANTS, OPTIONS_SHOWN
+from generator.sizing.formats import bytes_by_component
+from generator.sizing.plan_speed import attention_flops_per_token, compute_kind, flops_per_token, read_bytes
+from generator.sizing.setups import MACHINE_SIZE, MAX_MACHINES
+from generator.sizing.throughput import (
+    ACTIVATION_BYTES, ALL_REDUCE_SECONDS, COMPUTE_SHARE, LLAMA_CPP_BANDWIDTH_SHARE, SERVING_BANDWIDTH_SHARE, WORKLOAD_TOKENS,
+)
 
 # The largest values the calculator accepts (the query string and its inputs), to keep every
 # figure a finite number of tokens and bytes.
@@ -88,7 +95,12 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         paddings = [None]
         if stored.format_of("routed_experts") == "mxfp4":
             paddings += MXFP4_PADDINGS
+        resident, experts = read_bytes(model, stored)
         precisions[key] = {
+            # throughput.py: what a decode step reads (once, and of all the routed experts), the
+            # tensor-core type the matrices run in, and every byte of the weights (cheapest.py)
+            "resident_bytes": resident, "expert_bytes": experts, "compute": compute_kind(model, stored),
+            "total_bytes": sum(bytes_by_component(model, stored).values()),
             "weights": {_padding_key(padding): {str(tp): list(tensor_shares(model, stored, tp, padding)) for tp in sizes}
                         for padding in paddings},
             "read_bytes": weights_read_bytes(model, stored),
@@ -126,6 +138,11 @@ def model_tables(model: Model, largest_machine: int) -> dict:
         "sglang_draft_copies": {str(tp): draft_copy_bytes(model, tp) for tp in sizes} if arch.extra_layers else None,
         "vision": arch.vision is not None,  # a vision tower, which engines with text-only flags leave on disk
         "kv_read": reads,  # per KV type: [per token, per window token, window, state] (kv_cache.py)
+        # throughput.py ModelWork: the routed experts a token picks (k of E), FLOPs per token and per
+        # token attended to, the all-reduces of a step under tensor parallelism, the hidden width
+        "work": {"expert_share": [model.experts_per_token, model.experts] if arch.moe else [0, 1],
+                 "flops_per_token": flops_per_token(model), "attention_flops_per_token": attention_flops_per_token(arch),
+                 "all_reduces": 2 * arch.layers, "hidden_size": arch.hidden_size},
         # vLLM's profile-run peak per tensor-parallel size and batch tier (VLLM_BATCH_TIERS)
         "activation_peak": {str(tp): [activation_peak(model, tp, tokens, sequences) for _, tokens, sequences in VLLM_BATCH_TIERS]
                             for tp in sizes},
@@ -200,6 +217,7 @@ def gpu_tables(gpu: Gpu) -> dict:
         "slug": gpu.slug,
         "name": gpu.name,
         "memory_bytes": engine_memory_bytes(gpu),
+        "gpu_memory_bytes": gpu.gpu_memory_bytes,  # the datasheet's (its share on unified memory): cheapest.py's bound
         "shapes": list(gpu.machine_shapes),
         "bandwidth_bytes_per_second": gpu.bandwidth_bytes_per_second,
         "price_per_gpu_hour": None if gpu.price_per_gpu_hour is None else str(gpu.price_per_gpu_hour),
@@ -212,6 +230,8 @@ def gpu_tables(gpu: Gpu) -> dict:
         # NVIDIA's compute capability (major), which engine.py Engine.gpu_reason reads; None elsewhere
         "compute_capability_major": int(gpu.compute_capability) if gpu.vendor == "NVIDIA" and gpu.compute_capability else None,
         "mxfp4_padding": _padding_key(vllm_mxfp4_padding(gpu)),
+        "tensor_flops": dict(gpu.tensor_flops),  # dense FLOP/s by compute type (throughput.py)
+        "peer_link": gpu.peer_link, "peer_bandwidth": gpu.peer_bandwidth_bytes_per_second,
     }
 
 
@@ -236,6 +256,13 @@ def shared_tables(gpus: tuple[Gpu, ...], offered: Offered | None = None) -> dict
             "key": LLAMA_CPP.key, "version": LLAMA_CPP.version, "cache_types": list(CACHE_TYPES), "fit_margin": FIT_MARGIN,
             "context_padding": CONTEXT_PADDING, "ram_bandwidth": RAM_BANDWIDTH, "auto_slots": AUTO_SLOTS,
             "n_ubatch": N_UBATCH,
+        },
+        "throughput": {  # throughput.py's measured efficiencies, and what the cheapest search tries (cheapest.py)
+            "serving_share": _fraction(SERVING_BANDWIDTH_SHARE), "llama_cpp_share": _fraction(LLAMA_CPP_BANDWIDTH_SHARE),
+            "compute_share": _fraction(COMPUTE_SHARE), "activation_bytes": ACTIVATION_BYTES,
+            "all_reduce_seconds": {link: _fraction(seconds) for link, seconds in ALL_REDUCE_SECONDS.items()},
+            "workload_tokens": WORKLOAD_TOKENS, "llama_cpp_quants": list(LLAMA_CPP_QUANTS), "options_shown": OPTIONS_SHOWN,
+            "max_machines": MAX_MACHINES, "machine_size": MACHINE_SIZE,
         },
         # a GPU the reader types in: NVIDIA's usual MXFP4 padding, batch defaults by its memory alone
         "custom_gpu": {"shapes": list(CUSTOM_SHAPES), "mxfp4_padding": _padding_key(MXFP4_PADDINGS[1])},

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from generator.catalog.records import Architecture, Gpu, Model
 from generator.sizing.formats import StoredFormats, bytes_by_component
-from generator.sizing.kv_cache import KvCache
+from generator.sizing.kv_cache import KvCache, kv_cache
 from generator.sizing.llama_cpp import RAM_BANDWIDTH, LlamaCppPlan
 from generator.sizing.planner import Plan, memory_at
 from generator.sizing.speed import kv_read_cache, token_read
@@ -28,11 +28,22 @@ def expert_share(model: Model) -> Fraction:
     return Fraction(model.experts_per_token, model.experts) if model.architecture.moe else Fraction(0)
 
 
-def compute_flops(gpu: Gpu, stored: StoredFormats, model: Model) -> int | None:
-    """The GPU's dense tensor FLOP/s in the type its largest matrices run in."""
+def compute_kind(model: Model, stored: StoredFormats) -> str:
+    """The tensor-core type the weights' largest matrices are multiplied in (where the GPU has it)."""
     largest = "routed_experts" if model.architecture.moe else "dense_mlp"
-    kind = COMPUTE_TYPE.get(stored.format_of(largest), "bf16")
-    return gpu.tensor_flops.get(kind) or gpu.tensor_flops.get("bf16")
+    return COMPUTE_TYPE.get(stored.format_of(largest), "bf16")
+
+
+def compute_flops(gpu: Gpu, stored: StoredFormats, model: Model) -> int | None:
+    """The GPU's dense tensor FLOP/s in the type its largest matrices run in, else in BF16."""
+    return gpu.tensor_flops.get(compute_kind(model, stored)) or gpu.tensor_flops.get("bf16")
+
+
+def read_bytes(model: Model, stored: StoredFormats) -> tuple[int, int]:
+    """What a decode step reads of the weights: once whatever the batch (attention, dense layers,
+    head...), and all the routed experts, of which a batch touches a share."""
+    weight_bytes = bytes_by_component(model, stored, prediction=False)
+    return token_read(model, weight_bytes, kv_cache(model.architecture), 0).resident_bytes, weight_bytes["routed_experts"]
 
 
 def flops_per_token(model: Model) -> int:
@@ -55,11 +66,11 @@ def attention_flops_per_token(arch: Architecture) -> int:
     return 2 * width * arch.attention_layers
 
 
-def _work(model: Model, weight_bytes: dict[str, int], cache: KvCache) -> ModelWork:
-    read = token_read(model, weight_bytes, cache, 0)
+def _work(model: Model, stored: StoredFormats, cache: KvCache) -> ModelWork:
+    resident, experts = read_bytes(model, stored)
     arch = model.architecture
     return ModelWork(
-        resident_bytes=read.resident_bytes, expert_bytes=weight_bytes["routed_experts"], expert_share=expert_share(model),
+        resident_bytes=resident, expert_bytes=experts, expert_share=expert_share(model),
         cache=cache, flops_per_token=flops_per_token(model), attention_flops_per_token=attention_flops_per_token(arch),
         all_reduces_per_step=2 * arch.layers, hidden_size=arch.hidden_size,
     )
@@ -77,7 +88,7 @@ def serving_throughput(plan: Plan, workload: Workload) -> Throughput | None:
     if flops is None:
         return None
     cache = kv_read_cache(plan.model.architecture, plan.cache_dtype)
-    work = _work(plan.model, bytes_by_component(plan.model, stored, prediction=False), cache)
+    work = _work(plan.model, stored, cache)
     hardware = Hardware(bandwidth=gpu.bandwidth_bytes_per_second, flops=flops, tensor=plan.split.tensor,
                         bandwidth_share=SERVING_BANDWIDTH_SHARE, peer_link=gpu.peer_link,
                         peer_bandwidth=gpu.peer_bandwidth_bytes_per_second)

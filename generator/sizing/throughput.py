@@ -32,6 +32,7 @@ COMPUTE_SHARE = Fraction(671, 1000)
 # 42.14 µs (NVIDIA/nccl issue 1530). Infinity Fabric is taken as NVLink.
 ALL_REDUCE_SECONDS = {"nvlink": Fraction(87, 10**7), "infinity_fabric": Fraction(87, 10**7), "pcie": Fraction(4214, 10**8)}
 ACTIVATION_BYTES = 2  # the hidden state an all-reduce sums is 16-bit
+WORKLOAD_TOKENS = 1024  # the default prompt and answer: the 1k / 1k of the engines' own benchmark recipes
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,14 @@ class Workload:
     users: int
     input_tokens: int
     output_tokens: int
+
+
+def workload_at(context: int, users: int, input_tokens: int | None = None, output_tokens: int | None = None) -> Workload:
+    """The workload asked, its prompt and answer by default WORKLOAD_TOKENS each, or less to fit the
+    context (the answer half of it at most); the caller checks that what it asked fits."""
+    output = output_tokens or min(WORKLOAD_TOKENS, max(context // 2, 1))
+    prompt = input_tokens or min(WORKLOAD_TOKENS, max(context - output, 1))
+    return Workload(users, prompt, output)
 
 
 @dataclass(frozen=True)

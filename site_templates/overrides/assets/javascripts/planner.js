@@ -280,7 +280,7 @@
     if (request.speculative) flags = flags.concat(record.speculative_flags);
     // checkpoints.py cache_dtype: "auto" takes the served checkpoint's own KV cache type where the engine reads it
     var cacheDtype = request.kvDtype === "auto" && record.checkpoint_kv_dtype && served && weights.kv_cache_dtype ? weights.kv_cache_dtype : request.kvDtype;
-    var p = { model: model, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags, cacheDtype: cacheDtype,
+    var p = { model: model, shared: shared, gpu: gpu, setup: setup, split: split, request: request, context: context, record: record, flags: flags, cacheDtype: cacheDtype,
       env: scaled ? record.rope_env : [], repo: served ? weights.repo : null,
       totalMemory: B(gpu.memory_bytes), decodeTokensPerSecond: null, changes: [], refused: null,
       pricePerHour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count };
@@ -353,7 +353,7 @@
   // A GPU the reader types in: vLLM's batch tier by its memory alone, the custom GPU's shapes and padding.
   function customGpu(shared, memoryBytes, bandwidthBytesPerSecond) {
     return { slug: "custom", name: null, memory_bytes: memoryBytes, shapes: shared.custom_gpu.shapes,
-      bandwidth_bytes_per_second: bandwidthBytesPerSecond || null, price_per_gpu_hour: null,
+      bandwidth_bytes_per_second: bandwidthBytesPerSecond || null, price_per_gpu_hour: null, tensor_flops: {}, peer_link: null, peer_bandwidth: null,
       vllm_batch_tier: shared.vllm.batch_tiers.findIndex(function (t) { return memoryBytes >= t[0]; }),
       mxfp4_padding: shared.custom_gpu.mxfp4_padding };
   }
@@ -364,11 +364,77 @@
     return { weights: Number(p.weights), runtime: Number(sum(Object.values(p.nonKv))), kv: Number(kv * B(users)) };
   }
 
+  // ---- throughput at a workload (throughput.py, plan_speed.py) ---------------------------------
+  // throughput.py workload_at: the prompt and answer asked, by default the tables' 1,024 each or less.
+  function workloadAt(shared, context, users, inputTokens, outputTokens) {
+    var T = shared.throughput, output = outputTokens || Math.min(T.workload_tokens, Math.max(Math.floor(context / 2), 1));
+    return { users: users, input: inputTokens || Math.min(T.workload_tokens, Math.max(context - output, 1)), output: output };
+  }
+  function expertsTouched(share, tokens) { return 1 - Math.pow(1 - share, tokens); }  // experts_touched
+  function allReduceSeconds(work, hw, tokens) {  // _all_reduces
+    if (hw.tensor === 1) return 0;
+    var latency = fracFloat(fracOf(hw.shared.throughput.all_reduce_seconds[hw.peerLink || "pcie"]));
+    var moved = 2 * (hw.tensor - 1) / hw.tensor * tokens * work.hidden * hw.shared.throughput.activation_bytes;
+    return work.allReduces * (latency + (hw.peerBandwidth ? moved / hw.peerBandwidth : 0));
+  }
+  function gpuSeconds(hw, read, flops) {  // _gpu_seconds
+    return Math.max(read / (hw.tensor * hw.bandwidth * hw.bandwidthShare),
+                    flops / (hw.tensor * hw.flops * fracFloat(fracOf(hw.shared.throughput.compute_share))));
+  }
+  function ramSeconds(work, hw, touched) {  // _ram_seconds
+    var bytes = work.ramBytes + work.ramExpertBytes * touched;
+    return bytes && hw.ramBandwidth ? bytes / hw.ramBandwidth : 0;
+  }
+  function decodeStepSeconds(work, hw, batch, tokens) {  // decode_step_seconds
+    var touched = expertsTouched(work.share, batch);
+    var read = work.resident + work.experts * touched + batch * Number(sequenceBytes(work.cache, tokens));
+    var flops = batch * (work.flops + work.attention * tokens);
+    return gpuSeconds(hw, read, flops) + ramSeconds(work, hw, touched) + allReduceSeconds(work, hw, batch);
+  }
+  function prefillSeconds(work, hw, tokens) {  // prefill_seconds
+    var touched = expertsTouched(work.share, tokens);
+    var flops = tokens * work.flops + work.attention * tokens * tokens / 2;
+    return gpuSeconds(hw, work.resident + work.experts * touched, flops) + ramSeconds(work, hw, touched) + allReduceSeconds(work, hw, tokens);
+  }
+  function throughput(work, hw, workload, batch) {  // throughput
+    batch = Math.max(1, Math.min(batch, workload.users));
+    var output = workload.output, step = decodeStepSeconds(work, hw, batch, workload.input + Math.floor(output / 2));
+    var prefill = prefillSeconds(work, hw, workload.input), cycle = output * step + batch * prefill, total = batch * output / cycle;
+    return { total: total, perUser: total / workload.users, ttft: prefill + step, tpot: step + (batch - 1) * prefill / output,
+             prefill: prefill, batch: batch };
+  }
+  function modelWork(model, resident, experts, cache) {  // plan_speed.py _work
+    var w = model.work;
+    return { resident: resident, experts: experts, share: w.expert_share[0] / w.expert_share[1], cache: cache, flops: w.flops_per_token,
+             attention: w.attention_flops_per_token, allReduces: w.all_reduces, hidden: w.hidden_size, ramBytes: 0, ramExpertBytes: 0 };
+  }
+  // plan_speed.py serving_throughput: null where it does not start or the GPU's figures are not known.
+  function servingThroughput(p, workload) {
+    var gpu = p.gpu, P = p.repo === null ? null : p.model.precisions[p.request.precision];
+    if (!p.starts || !P || !gpu.bandwidth_bytes_per_second) return null;
+    var flops = (gpu.tensor_flops || {})[P.compute] || (gpu.tensor_flops || {}).bf16;  // compute_flops
+    if (!flops) return null;
+    var work = modelWork(p.model, P.resident_bytes, P.expert_bytes, p.model.kv_read[p.cacheDtype]);
+    var hw = { shared: p.shared, bandwidth: gpu.bandwidth_bytes_per_second, flops: flops, tensor: p.split.tensor,
+               bandwidthShare: fracFloat(fracOf(p.shared.throughput.serving_share)), peerLink: gpu.peer_link, peerBandwidth: gpu.peer_bandwidth };
+    var sequence = B(memoryAt(p, p.shared, workload.input + workload.output, 1).kv);
+    var held = sequence > 0n ? floorDiv(p.available, sequence) : B(workload.users);
+    return throughput(work, hw, workload, Number(minBig(held, B(workload.users))));
+  }
+  // plan_output.py throughput_json()
+  function throughputJson(t, workload) {
+    return { input_tokens: workload.input, output_tokens: workload.output,
+      output_tokens_per_second: t && Math.round(t.total * 100) / 100, output_tokens_per_second_per_user: t && Math.round(t.perUser * 100) / 100,
+      ttft_seconds: t && Math.round(t.ttft * 10000) / 10000, tpot_seconds: t && Math.round(t.tpot * 100000) / 100000,
+      users_decoding_at_once: t && t.batch };
+  }
+
   // plan_output.py plan_json(): the same field names and values.
-  function planJson(p) {
+  function planJson(p, workload) {
+    workload = workload || workloadAt(p.shared, p.context, p.request.users);
     var nonKv = {}, values = { model: p.repo, tensor: p.split.tensor, pipeline: p.split.pipeline, machines: p.setup.machines, context: p.context };
     Object.keys(p.nonKv).forEach(function (k) { nonKv[k] = Number(p.nonKv[k]); });
-    return {
+    return Object.assign({
       model: p.model.id, gpu: p.gpu.slug, count: p.setup.gpusPerMachine * p.setup.machines, machines: p.setup.machines,
       engine: p.request.engine, engine_version: p.record.version, tp: p.split.tensor, pp: p.split.pipeline, context: p.context,
       users: p.request.users, precision: p.request.precision, checkpoint: p.repo, speculative: p.request.speculative || null, kv_dtype: p.request.kvDtype, kv_cache_dtype: p.cacheDtype, memory_fraction: fracFloat(p.memoryFraction),
@@ -379,30 +445,33 @@
       max_context: p.maxContext, max_users: p.maxUsers, users_fit: p.starts && p.maxUsers >= p.request.users,
       verdict: !p.starts ? "does_not_start" : p.maxUsers >= p.request.users ? "starts" : "starts_for_fewer_users",
       decode_tokens_per_second: p.decodeTokensPerSecond, price_per_hour: p.pricePerHour,
+    }, throughputJson(servingThroughput(p, workload), workload), {
       command: p.repo === null ? null : serveCommand(p.record, values, p.flags, p.env),
-    };
+    });
   }
   // plan_output.py answer_json()
-  function answerJson(a) {
-    var remedy = a.remedy && Object.assign(planJson(a.remedy), { changes: a.remedy.changes.map(function (f) { return f.join(" "); }) });
-    return Object.assign(planJson(a.asked), { remedy: remedy });
+  function answerJson(a, workload) {
+    workload = workload || workloadAt(a.asked.shared, a.asked.context, a.asked.request.users);
+    var remedy = a.remedy && Object.assign(planJson(a.remedy, workload), { changes: a.remedy.changes.map(function (f) { return f.join(" "); }) });
+    return Object.assign(planJson(a.asked, workload), { remedy: remedy });
   }
 
   // ---- llama.cpp (llama_cpp.py) ---------------------------------------------------------------
   // _placement: each GPU's weights and KV, what stays in RAM, and the bytes one token reads.
   function placement(T, Q, gpus, ngl, cpuMoe, cacheBytes) {
     var layers = T.layer_caches.length, first = Math.max(layers + 1 - ngl, 0), count = layers + 1 - first;
-    var p = { weights: [], kv: [], ramWeights: Q.embeddings, ramKv: 0, gpuRead: 0, ramRead: 0 };
+    var p = { weights: [], kv: [], ramWeights: Q.embeddings, ramKv: 0, gpuRead: 0, ramRead: 0, gpuExperts: 0, ramExperts: 0 };
     for (var g = 0; g < gpus; g++) { p.weights.push(0); p.kv.push(0); }
     Q.layers.forEach(function (kind, layer) {
       var part = Q.layer_bytes[kind], gpu = Math.floor((layer - first) * gpus / count);  // [weights, experts, read, experts read]
       if (layer < first) {
-        p.ramWeights += part[0] + part[1]; p.ramRead += part[2] + part[3];
+        p.ramWeights += part[0] + part[1]; p.ramRead += part[2] + part[3]; p.ramExperts += part[1];
         if (layer < layers) p.ramKv += cacheBytes[T.layer_caches[layer]];
         return;
       }
       p.weights[gpu] += part[0]; p.gpuRead += part[2];
-      if (layer < cpuMoe) { p.ramWeights += part[1]; p.ramRead += part[3]; } else { p.weights[gpu] += part[1]; p.gpuRead += part[3]; }
+      if (layer < cpuMoe) { p.ramWeights += part[1]; p.ramRead += part[3]; p.ramExperts += part[1]; }
+      else { p.weights[gpu] += part[1]; p.gpuRead += part[3]; p.gpuExperts += part[1]; }
       if (layer === layers && T.tied_embeddings) { p.weights[gpu] += Q.embeddings; p.gpuRead += Q.embeddings; }
       if (layer < layers) p.kv[gpu] += cacheBytes[T.layer_caches[layer]];
     });
@@ -417,9 +486,22 @@
     return users * pad(Math.min(Math.floor(cells / users), window + L.n_ubatch));
   }
 
+  // plan_speed.py llama_cpp_throughput: every layer's reads, the experts a batch touches, what the CPU reads.
+  function llamaCppThroughput(model, shared, gpu, p, starts, perToken, statePerUser, workload) {
+    var flops = (gpu.tensor_flops || {}).bf16, k = B(model.work.expert_share[0]), e = B(model.work.expert_share[1]);
+    if (!starts || !gpu.bandwidth_bytes_per_second || !flops) return null;
+    function minusShare(read, experts) { return Number(roundHalfEven(B(read) * e - B(experts) * k, e)); }  // round(read - experts × k/E)
+    var work = modelWork(model, minusShare(p.gpuRead, p.gpuExperts), p.gpuExperts, [perToken, 0, 0, statePerUser]);
+    work.allReduces = 0; work.ramBytes = minusShare(p.ramRead, p.ramExperts); work.ramExpertBytes = p.ramExperts;
+    var hw = { shared: shared, bandwidth: gpu.bandwidth_bytes_per_second, flops: flops, tensor: 1,
+               bandwidthShare: fracFloat(fracOf(shared.throughput.llama_cpp_share)),
+               ramBandwidth: gpu.unified_memory ? gpu.bandwidth_bytes_per_second : shared.llama_cpp.ram_bandwidth };
+    return throughput(work, hw, workload, workload.users);
+  }
+
   // llama_cpp_plan(), as plan_output.py llama_cpp_json() prints it. request: {quant, context, users,
-  // nGpuLayers, nCpuMoe, cacheType}.
-  function llamaCppPlan(model, shared, gpu, count, request) {
+  // nGpuLayers, nCpuMoe, cacheType}; workload: workloadAt's.
+  function llamaCppPlan(model, shared, gpu, count, request, workload) {
     var L = shared.llama_cpp, T = model.llama_cpp, Q = T.quants[request.quant], layers = T.layer_caches.length, all = layers + 1;  // the file's blocks
     var context = request.context || T.default_context, users = request.users || 1, perCell = T.cell_bytes[request.cacheType];
     var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell["0"] * cells, room = gpu.memory_bytes - L.fit_margin;
@@ -467,22 +549,128 @@
           ? [model.rope_override.flags[L.key].map(function (f) { return f.join(" "); }).join(" ")] : [],
         users > 1 || T.compressed ? ["--parallel " + users] : [],
         request.cacheType !== "f16" ? ["--cache-type-k " + request.cacheType + " --cache-type-v " + request.cacheType] : []);
-    return {
+    var starts = p.weights[at] + p.kv[at] + T.compute_buffer <= room;
+    workload = workload || workloadAt(shared, context, users);
+    return Object.assign({
       model: model.id, gpu: gpu.slug, count: count, engine: L.key, engine_version: L.version, quant: request.quant, imatrix: false,  // the calculator plans stock llama-quantize files
       gguf_file_bytes: Q.file[2], gguf_tensor_bytes: Q.file[0], bits_per_weight: Math.round(Q.file[0] * 8 / Q.file[1] * 10000) / 10000, context: context,
       users: users, cache_type: request.cacheType, n_gpu_layers: ngl, n_cpu_moe: cpuMoe, total_memory_bytes_per_gpu: gpu.memory_bytes,
       weights_bytes_per_gpu: p.weights[at], weights_bytes_in_ram: p.ramWeights, kv_bytes_per_token: perToken,
       state_bytes_per_user: statePerUser,
       kv_bytes_per_gpu: p.kv[at], kv_bytes_in_ram: p.ramKv, compute_buffer_bytes: T.compute_buffer,
-      starts: p.weights[at] + p.kv[at] + T.compute_buffer <= room, gpu_read_bytes_per_token: p.gpuRead + kvRead,
+      starts: starts, gpu_read_bytes_per_token: p.gpuRead + kvRead,
       ram_read_bytes_per_token: p.ramRead, decode_tokens_per_second: speed,
-      price_per_hour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count, command: command.join(" \\\n  "),
-    };
+      price_per_hour: gpu.price_per_gpu_hour == null ? null : Number(gpu.price_per_gpu_hour) * count,
+    }, throughputJson(llamaCppThroughput(model, shared, gpu, p, starts, perToken, statePerUser, workload), workload), {
+      command: command.join(" \\\n  "),
+    });
+  }
+
+  // ---- the cheapest setup for a workload (cheapest.py) -----------------------------------------
+  // _ways: each serving engine's precisions with their weights' bytes, and each GGUF file tried.
+  function cheapestWays(model, shared) {
+    var serving = [], gguf = [];
+    Object.keys(shared.engines).forEach(function (engine) {
+      if (model.runs.indexOf(engine) < 0) return;
+      model.precision_order[engine].forEach(function (precision) {
+        serving.push({ engine: engine, precision: precision, bytes: model.precisions[precision].total_bytes });
+      });
+    });
+    var T = model.llama_cpp;
+    if (T) {
+      shared.throughput.llama_cpp_quants.concat(T.quants.MXFP4_MOE ? ["MXFP4_MOE"] : []).forEach(function (quant) {
+        gguf.push({ quant: quant, bytes: T.quants[quant].file[0] });
+      });
+    }
+    return { serving: serving, gguf: gguf };
+  }
+  // _meets: every user decodes at once, at the speed asked; a speed not known meets no floor.
+  function meets(t, asked) {
+    if (t === null) return asked.floor == null;
+    return t.batch >= asked.workload.users && (asked.floor == null || t.perUser >= asked.floor);
+  }
+  // _options_on: every way that answers on `count` GPUs of `gpu`, in the ways' order.
+  function optionsOn(model, shared, gpu, count, ways, asked) {
+    var memory = gpu.gpu_memory_bytes * count, users = asked.workload.users, found = [];
+    if (!gpu.unified_memory) {
+      ways.serving.forEach(function (way) {
+        if (way.bytes > memory) return;
+        var request = { engine: way.engine, context: asked.context, users: users, memoryFraction: null, kvDtype: "auto",
+                        precision: way.precision, speculative: null };
+        var p = planThatStarts(model, shared, gpu, count, request, false);
+        if (p.starts && p.maxUsers >= users) found.push({ plan: p, json: null, speed: servingThroughput(p, asked.workload) });
+      });
+    }
+    if (count <= gpu.shapes[gpu.shapes.length - 1]) {
+      ways.gguf.forEach(function (way) {
+        if (way.bytes > memory) return;
+        var out = llamaCppPlan(model, shared, gpu, count, { quant: way.quant, context: asked.context, users: users, cacheType: "f16" },
+                               asked.workload);
+        if (out.starts && out.n_gpu_layers === model.llama_cpp.layer_caches.length + 1 && !out.n_cpu_moe) {
+          found.push({ plan: null, json: out, speed: out.output_tokens_per_second === null ? null :
+            { total: out.output_tokens_per_second, perUser: out.output_tokens_per_second_per_user, batch: out.users_decoding_at_once } });
+        }
+      });
+    }
+    return found.filter(function (option) { return meets(option.speed, asked); });
+  }
+  // _by_price: priced setups cheapest first (exact: prices are decimals), then fewer GPUs, then the
+  // list's order; those priced on request last.
+  function byPrice(setups) {
+    function price(setup) { var f = setup.gpu.price_per_gpu_hour == null ? null : parseFraction(setup.gpu.price_per_gpu_hour); return f && [f[0] * B(setup.count), f[1]]; }
+    return setups.map(function (setup, order) { return { setup: setup, order: order, price: price(setup) }; }).sort(function (a, b) {
+      if ((a.price === null) !== (b.price === null)) return a.price === null ? 1 : -1;
+      if (a.price !== null) { var left = a.price[0] * b.price[1], right = b.price[0] * a.price[1]; if (left !== right) return left < right ? -1 : 1; }
+      return a.setup.count - b.setup.count || a.order - b.order;
+    }).map(function (item) { return item.setup; });
+  }
+  // _first_types: each GPU type's first setup that answers, until `shown` types have.
+  function firstTypes(model, shared, setups, ways, asked, shown) {
+    var chosen = [], seen = {};
+    byPrice(setups).some(function (setup) {
+      if (seen[setup.gpu.slug]) return false;
+      var options = optionsOn(model, shared, setup.gpu, setup.count, ways, asked);
+      if (options.length) { seen[setup.gpu.slug] = true; chosen.push(Object.assign({ gpu: setup.gpu, count: setup.count }, options[0])); }
+      return chosen.length === shown;
+    });
+    return chosen;
+  }
+  // cheapest_options over `gpus` ([gpu, joined] pairs); asked: {context, workload, floor}.
+  function cheapestOptions(model, shared, gpus, asked, pricedOnly, shown) {
+    var candidates = gpus.filter(function (pair) { return !pricedOnly || pair[0].price_per_gpu_hour != null; });
+    var ways = cheapestWays(model, shared), single = [], joined = [];
+    shown = shown || shared.throughput.options_shown;
+    candidates.forEach(function (pair) { pair[0].shapes.forEach(function (count) { single.push({ gpu: pair[0], count: count }); }); });
+    var options = firstTypes(model, shared, single, ways, asked, shown);
+    if (options.length) return options;
+    candidates.forEach(function (pair) {
+      if (!pair[1]) return;
+      var largest = pair[0].shapes[pair[0].shapes.length - 1];
+      for (var machines = 2; machines <= shared.throughput.max_machines; machines++) joined.push({ gpu: pair[0], count: largest * machines });
+    });
+    return firstTypes(model, shared, joined, ways, asked, shown);
+  }
+  function marketGpus(shared) {  // market_gpus: 8-GPU machines may be joined
+    return shared.gpus.map(function (gpu) { return [gpu, gpu.shapes[gpu.shapes.length - 1] === shared.throughput.machine_size]; });
+  }
+  function stockGpus(shared) { return (shared.stock || []).map(function (gpu) { return [gpu, gpu.multi_node]; }); }
+  // cheapest_output.py option_json's figures: what the setup is and how fast it serves.
+  function optionJson(option, asked) {
+    var p = option.plan, out = option.json, t = option.speed;
+    return { gpu: option.gpu.slug, count: option.count, machines: p ? p.setup.machines : 1,
+      engine: p ? p.request.engine : out.engine, precision: p ? p.request.precision : null, checkpoint: p ? p.repo : null,
+      quant: p ? null : out.quant, price_per_hour: p ? p.pricePerHour : out.price_per_hour,
+      max_users: p ? p.maxUsers : asked.workload.users,
+      output_tokens_per_second: t && (p ? Math.round(t.total * 100) / 100 : t.total),
+      output_tokens_per_second_per_user: t && (p ? Math.round(t.perUser * 100) / 100 : t.perUser),
+      command: p ? planJson(p, asked.workload).command : out.command };
   }
 
   var api = {
     plan: plan, planThatStarts: planThatStarts, planJson: planJson, answer: answer, answerJson: answerJson, parseFraction: parseFraction, fitRow: fitRow,
     customGpu: customGpu, memoryAt: memoryAt, fracFloat: fracFloat, llamaCppPlan: llamaCppPlan, REASONS: REASONS,
+    workloadAt: workloadAt, servingThroughput: servingThroughput, cheapestOptions: cheapestOptions, marketGpus: marketGpus,
+    stockGpus: stockGpus, optionJson: optionJson,
   };
   if (typeof module === "object" && module.exports) module.exports = api;
   else root.VramPlanner = api;
