@@ -380,3 +380,51 @@ def test_fit_rows_take_the_largest_format_that_serves_the_users(catalog):
     assert row.fits and row.plan.request.precision == "native"  # its BF16 weights, 16 GB, fit an 80 GB card
     kimi, card = model_and_gpu(catalog, "kimi-k3", "rtx-4090")
     assert not fit_row(kimi, card, 1, PlanRequest(context=32768)).fits  # 2.8T parameters on 24 GB
+
+
+# ---- throughput at a workload, and the cheapest setup when the one asked falls short ------------
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_calculator_times_the_workload_asked_as_plan_does(page, server, fixture_catalog, lang):
+    from generator.sizing.throughput import Workload
+    query = "?gpu=rtx-4090&count=2&context=16384&users=8&engine=vllm&kv-dtype=auto&input-tokens=3000&output-tokens=700&precision=native"
+    open_calculator(page, server, lang, "llama-3-1-8b-instruct", query)
+    model, gpu = model_and_gpu(fixture_catalog, "llama-3-1-8b-instruct", "rtx-4090")
+    expected = answer_json(answer(model, gpu, 2, PlanRequest(context=16384, users=8)), Workload(8, 3000, 700))
+    shown = outputs(page)
+    for field in ("output_tokens_per_second", "output_tokens_per_second_per_user", "ttft_seconds", "tpot_seconds"):
+        assert expected[field] and float(shown[field]) == pytest.approx(expected[field], rel=1e-3), field
+    per_user = page.locator("#calculator [data-out='output_tokens_per_second_per_user']").inner_text()
+    assert per_user.endswith("tokens/s") and ("," in per_user or "." in per_user or per_user[0].isdigit())
+    assert page.locator("#calculator [data-cheapest]").is_hidden()  # it serves the 8 users: nothing to suggest
+    assert page.url.endswith(query) and page.problems == []
+
+
+@pytest.mark.parametrize("lang, label", [("en", "Cheapest for this question"), ("pt", "O mais barato para esta pergunta")])
+def test_a_setup_that_falls_short_offers_the_cheapest_for_the_question(page, server, fixture_catalog, lang, label):
+    from generator.sizing.cheapest import Question, cheapest_options, market_gpus
+    from generator.sizing.throughput import workload_at
+    # 64 users of the whole window do not fit on one RTX 4090
+    query = "?gpu=rtx-4090&count=1&context=131072&users=64&engine=vllm&kv-dtype=auto&precision=native"
+    open_calculator(page, server, lang, "llama-3-1-8b-instruct", query)
+    page.wait_for_selector("#calculator [data-cheapest]:not([hidden]) [data-out='cheapest'][data-value]")
+    model = next(m for m in fixture_catalog.models if m.slug == "llama-3-1-8b-instruct")
+    options = cheapest_options(model, market_gpus(fixture_catalog.gpus), Question(131072, workload_at(131072, 64)))
+    shown = page.evaluate("() => JSON.parse(document.querySelector(\"[data-out='cheapest']\").dataset.value)")
+    assert shown == [[o.setup.gpu.slug, o.gpus, o.engine] for o in options] and shown
+    assert page.locator("#calculator [data-cheapest] h3").inner_text() == label
+    # its link asks that setup: the calculator then answers it, and it serves the 64 users
+    page.locator("#calculator [data-out='cheapest'] li a").first.click()
+    page.wait_for_function("() => document.querySelector(\"[data-out='starts']\").dataset.value === 'starts'")
+    assert f"gpu={options[0].setup.gpu.slug}" in page.url and f"count={options[0].gpus}" in page.url
+    assert page.locator("#calculator [data-cheapest]").is_hidden() and page.problems == []
+
+
+def test_a_workload_longer_than_the_context_is_said_in_one_line(page, server):
+    open_calculator(page, server, "en", "llama-3-1-8b-instruct",
+                    "?gpu=rtx-4090&count=1&context=4096&users=1&engine=vllm&kv-dtype=auto&precision=native")
+    page.fill("#calculator input[name='input-tokens']", "4000")
+    page.fill("#calculator input[name='output-tokens']", "500")
+    note = page.locator("#calculator [data-out='note']")
+    note.wait_for(state="visible")
+    assert note.inner_text() == "The prompt and the answer (4000 and 500 tokens) are more than the context (4096 tokens)."

@@ -52,7 +52,8 @@ def run_js(request):
     node = shutil.which("node")
     if node:
         def run(body: str, data: dict) -> list:
-            done = subprocess.run([node, "-e", NODE_SCRIPT, str(PLANNER_JS)], input=json.dumps(dict(data, body=body)),
+            # with its keys sorted, as the site writes the tables (structured_data.inert_json)
+            done = subprocess.run([node, "-e", NODE_SCRIPT, str(PLANNER_JS)], input=json.dumps(dict(data, body=body), sort_keys=True),
                                   capture_output=True, text=True, timeout=600)
             assert done.returncode == 0, done.stderr
             return json.loads(done.stdout)

@@ -262,6 +262,7 @@ def shared_tables(gpus: tuple[Gpu, ...], offered: Offered | None = None) -> dict
             "compute_share": _fraction(COMPUTE_SHARE), "activation_bytes": ACTIVATION_BYTES,
             "all_reduce_seconds": {link: _fraction(seconds) for link, seconds in ALL_REDUCE_SECONDS.items()},
             "workload_tokens": WORKLOAD_TOKENS, "llama_cpp_quants": list(LLAMA_CPP_QUANTS), "options_shown": OPTIONS_SHOWN,
+            "engines": list(SERVING_ENGINES),  # the order the search tries them in (the files sort their keys)
             "max_machines": MAX_MACHINES, "machine_size": MACHINE_SIZE,
         },
         # a GPU the reader types in: NVIDIA's usual MXFP4 padding, batch defaults by its memory alone

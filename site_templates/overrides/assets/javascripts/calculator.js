@@ -33,6 +33,12 @@
         return (size < 10 ? two : size < 100 ? one : whole).format(gb);
       },
       rate: function (perSecond) { return (perSecond < 10 ? one : whole).format(perSecond); },  // render.py rate
+      // render.py seconds: milliseconds below a second, else two decimals below 10 s, one above
+      seconds: function (value, text) {
+        if (value < 1) return fill(text.milliseconds, { value: whole.format(Math.max(Math.round(value * 1000), 1)) });
+        return fill(text.seconds, { value: new Intl.NumberFormat(locale, { minimumFractionDigits: value < 10 ? 2 : 1,
+          maximumFractionDigits: value < 10 ? 2 : 1, roundingMode: "halfEven" }).format(value) });
+      },
       concurrency: function (value) { return two.format(value); },
       bits: function (value) {  // render.py bits: two decimals
         return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, roundingMode: "halfEven" }).format(value);
@@ -154,8 +160,13 @@
       var field = form.elements[name];
       return field && field.value !== "" ? Number(field.value) : null;
     }
+    var context = Number(form.elements.context.value), users = Number(form.elements.users.value);
+    var workload = P.workloadAt(shared, context, users, optional("input-tokens"), optional("output-tokens"));
+    if (workload.input + workload.output > context) {
+      return { problem: fill(text.workload_too_long, { input: workload.input, output: workload.output, context: context }) };
+    }
     return {
-      gpu: gpu, count: count,
+      gpu: gpu, count: count, workload: workload,
       request: {
         engine: form.elements.engine.value, context: Number(form.elements.context.value),
         users: Number(form.elements.users.value), memoryFraction: null,
@@ -265,11 +276,64 @@
     setHidden(why, out.starts);
   }
 
+  // The workload's figures of `plan --json` (planner.js throughputJson): "–" where it does not start.
+  function showThroughput(root, out, ran, text, format) {
+    function shown(value, as) { return !ran ? "–" : value === null ? text.not_known : as(value); }
+    function rate(value) { return fill(text.tokens_per_second, { value: format.rate(value) }); }
+    function seconds(value) { return format.seconds(value, text); }
+    setOut(root, "output_tokens_per_second", shown(out.output_tokens_per_second, rate), ran && out.output_tokens_per_second);
+    setOut(root, "output_tokens_per_second_per_user", shown(out.output_tokens_per_second_per_user, rate), ran && out.output_tokens_per_second_per_user);
+    setOut(root, "ttft_seconds", shown(out.ttft_seconds, seconds), ran && out.ttft_seconds);
+    setOut(root, "tpot_seconds", shown(out.tpot_seconds, seconds), ran && out.tpot_seconds);
+  }
+
+  // "Cheapest for this question" (planner.js cheapestOptions, cheapest.py): where the setup asked
+  // falls short, the cheapest setup of each GPU type the form plans on that serves every user, with
+  // a link that asks it.
+  function showCheapest(root, form, shared, model, asked, short, text, format) {
+    var box = root.querySelector("[data-cheapest]"), list = root.querySelector('[data-out="cheapest"]');
+    setHidden(box, !short);
+    if (!short) return;
+    var stock = form.elements.offer && form.elements.offer.value === "stock";
+    var question = { context: asked.request.context, workload: asked.workload, floor: null };
+    var options = P.cheapestOptions(model, shared, stock ? P.stockGpus(shared) : P.marketGpus(shared), question, !stock);
+    while (list.firstChild) list.removeChild(list.firstChild);
+    list.setAttribute("data-value", JSON.stringify(options.map(function (o) { return [o.gpu.slug, o.count, (o.plan ? o.plan.request.engine : o.json.engine)]; })));
+    if (!options.length) {
+      var none = document.createElement("li");
+      none.textContent = fill(text.cheapest_none, { machines: shared.throughput.max_machines });
+      list.appendChild(none);
+      return;
+    }
+    options.forEach(function (option) {
+      var out = P.optionJson(option, question), gpu = option.gpu, largest = gpu.shapes[gpu.shapes.length - 1];
+      var setup = out.machines > 1 ? fill(text.cheapest_machines, { machines: out.machines, count: largest, gpu: gpu.name })
+        : option.count + " × " + gpu.name;
+      var engine = out.engine === shared.llama_cpp.key ? "llama.cpp" : shared.engines[out.engine].name + " " + shared.engines[out.engine].version;
+      var served = out.quant ? "GGUF " + out.quant : out.checkpoint;
+      var price = out.price_per_hour === null ? text.on_request : priceShown(out.price_per_hour, gpu, text, format);
+      var item = document.createElement("li"), link = document.createElement("a");
+      item.textContent = fill(out.output_tokens_per_second_per_user === null ? text.cheapest_option_untimed : text.cheapest_option,
+        { setup: setup, engine: engine, served: served, price: price,
+          rate: out.output_tokens_per_second_per_user === null ? "" : format.rate(out.output_tokens_per_second_per_user) }) + " (";
+      var params = new URLSearchParams(window.location.search);
+      params.set("gpu", gpu.slug); params.set("count", String(option.count)); params.set("engine", out.engine);
+      if (out.precision) params.set("precision", out.precision);
+      if (out.quant) params.set("quant", out.quant);
+      link.href = "?" + params.toString() + "#calculator";
+      link.textContent = text.ask_it;
+      item.appendChild(link);
+      item.appendChild(document.createTextNode(")"));
+      list.appendChild(item);
+    });
+  }
+
   function modelPage(root) {
     var form = root.querySelector("[data-vram-form]"), note = root.querySelector('[data-out="note"]');
     var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
     var format = formats(root.dataset.locale, root.dataset.currency);
-    var names = COMMON.concat(["precision", "mtp", "quant", "cache-type", "n-gpu-layers", "n-cpu-moe"]), base = root.dataset.data;
+    var names = COMMON.concat(["input-tokens", "output-tokens", "precision", "mtp", "quant", "cache-type", "n-gpu-layers", "n-cpu-moe"]);
+    var base = root.dataset.data;
     Promise.all([getJson(base + "/shared.json"), getJson(base + "/models/" + root.dataset.model + ".json")]).then(function (data) {
       var shared = data[0], model = data[1];
       var ignored = readAddress(form, names);
@@ -280,10 +344,11 @@
         root.querySelectorAll("[data-engines]").forEach(function (element) {
           setHidden(element, element.dataset.engines.split(" ").indexOf(engine) < 0);
         });
-        clearTimeout(chartTask);  // a chart of the previous question is not drawn any more
+        clearTimeout(chartTask);  // a chart (and a search) of the previous question is not drawn any more
         var asked = question(form, shared, text), why = root.querySelector('[data-out="why"]');
         if (asked.problem) {
           showNote(note, addressNote.concat([asked.problem]));
+          setHidden(root.querySelector("[data-cheapest]"), true);
           return;
         }
         showNote(note, addressNote);
@@ -294,13 +359,18 @@
           return;
         }
         if (engine === shared.llama_cpp.key) {
-          showLlamaCpp(root, P.llamaCppPlan(model, shared, asked.gpu, asked.count, asked.request), asked.gpu, text, format, why);
+          var llama = P.llamaCppPlan(model, shared, asked.gpu, asked.count, asked.request, asked.workload);
+          showLlamaCpp(root, llama, asked.gpu, text, format, why);
+          showThroughput(root, llama, llama.starts, text, format);
+          chartTask = setTimeout(function () {
+            showCheapest(root, form, shared, model, asked, !llama.starts, text, format);
+          }, 0);
           writeAddress(form, names);
           return;
         }
         // the figures are for the flags asked; a remedy (flags that make it start) is said beside them
         var result = P.answer(model, shared, asked.gpu, asked.count, asked.request), plan = result.asked;
-        var out = P.answerJson(result), ran = out.starts ? out : null;
+        var out = P.answerJson(result, asked.workload), ran = out.starts ? out : null;
         // three verdicts: it starts for the users asked, for fewer of them, or not at all
         setOut(root, "starts", !out.starts ? text.no : out.users_fit ? text.yes : fill(text.starts_for_fewer_users,
           { users: format.number(out.max_users), asked: format.number(out.users) }), out.verdict);
@@ -329,9 +399,14 @@
         else if (!out.users_fit) lines.push(fill(format.plural(text.too_few_users, out.max_users), { users: format.number(out.max_users) }));
         why.textContent = lines.join(" ");
         setHidden(why, lines.length === 0);
-        // the chart plans 33 contexts: in a task of its own, after the figures are on screen
+        // the throughput of the flags asked where they start, else of the remedy's
+        var timed = out.starts ? out : out.remedy;
+        showThroughput(root, timed || out, !!timed && timed.starts, text, format);
+        // the chart plans 33 contexts, the search of the cheapest many more: in a task of their own,
+        // after the figures are on screen
         chartTask = setTimeout(function () {
           drawChart(root.querySelector('[data-out="chart"]'), plan, shared, asked.request.users, text, format);
+          showCheapest(root, form, shared, model, asked, !(timed && timed.starts && timed.users_fit), text, format);
         }, 0);
         writeAddress(form, names);
       }

@@ -570,7 +570,7 @@
   // _ways: each serving engine's precisions with their weights' bytes, and each GGUF file tried.
   function cheapestWays(model, shared) {
     var serving = [], gguf = [];
-    Object.keys(shared.engines).forEach(function (engine) {
+    shared.throughput.engines.forEach(function (engine) {
       if (model.runs.indexOf(engine) < 0) return;
       model.precision_order[engine].forEach(function (precision) {
         serving.push({ engine: engine, precision: precision, bytes: model.precisions[precision].total_bytes });
