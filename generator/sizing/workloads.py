@@ -102,8 +102,9 @@ class WorkloadCost:
 
 def question_for(model: Model, workload: NamedWorkload) -> Question:
     context = default_context(model) if workload.full_context else reference_context(model)
-    output = min(workload.output_tokens, context // 2)
-    prompt = context - output if workload.input_tokens is None else min(workload.input_tokens, context - output)
+    output = min(workload.output_tokens, max(context // 2, 1))  # a token at least, even of a tiny window
+    room = max(context - output, 1)
+    prompt = room if workload.input_tokens is None else min(workload.input_tokens, room)
     return Question(context, Workload(workload.users, prompt, output))
 
 
