@@ -108,7 +108,9 @@ def _parser() -> argparse.ArgumentParser:
         "the weights as loaded (tensor-parallel shards), the memory kept for activations, CUDA graphs "
         "and the CUDA context, the memory left for the KV cache and how many tokens it holds; whether "
         "it starts at the context, the longest context that starts, the users it serves at once, an "
-        "upper bound on decode speed and the price. When the flags asked for do not start, the command "
+        "upper bound on decode speed, how fast it serves a workload (--users, --input-tokens, --output-tokens: "
+        "tokens/s in all and per user, time to the first token and per token; README \"Throughput at a "
+        "workload\") and the price. When the flags asked for do not start, the command "
         "printed carries flags that do (a higher memory fraction, an FP8 KV cache, a shorter context). "
         "Bytes are exact; GiB = 2^30 bytes.",
     )
@@ -157,11 +159,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the cheapest setup that serves a workload",
         description="The cheapest GPU type × count × engine × checkpoint that starts at the context, holds "
         "every user at once and gives each at least --min-tokens-per-second: vLLM and SGLang with every "
-        "checkpoint a plan serves (16, 8 and 4 bits), llama.cpp with Q8_0 and Q4_K_M files; one machine "
-        "first, joined machines only where no single machine of any type answers. Speeds are those of "
-        "`plan` (see its --input-tokens). The cheapest and the next few, first in the operator's stock "
-        "(inventory.yaml, at its prices), then on the market (gpus.yaml); GPUs without a market price "
-        "are left out of the market's list.",
+        "checkpoint a plan serves (most bits first), llama.cpp with Q8_0 and Q4_K_M files (and MXFP4_MOE "
+        "where the experts are published in MXFP4) with every layer on the GPUs; one machine first, joined "
+        "machines only where no single machine of any type answers. Speeds are those of `plan` (see its "
+        "--input-tokens). It lists the cheapest setup of up to five GPU types, cheapest first, in the "
+        "operator's stock (inventory.yaml, at its prices), then on the market (gpus.yaml; GPUs without a "
+        "market price are left out), with the cheapest's command.",
     )
     cheapest.add_argument("model", metavar="MODEL", help="catalog id (openai/gpt-oss-120b) or slug (gpt-oss-120b)")
     cheapest.add_argument("--users", type=_whole_number(BATCH), default=1, metavar="N",
