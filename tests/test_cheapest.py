@@ -114,3 +114,14 @@ def test_machines_are_joined_only_where_no_single_machine_holds_the_model(catalo
     assert (first.gpus, first.machines, first.engine, first.price_per_hour) == (24, 3, "vllm", Decimal("48.00"))
     # a model one machine holds never gets joined machines
     assert all(o.machines == 1 for o in cheapest_options(gpt_oss_120b(catalog), two_gpus, Question(8192, Workload(1, 1024, 1024))))
+
+
+@pytest.mark.parametrize("command, said", [
+    ("cheapest", ("--min-tokens-per-second", "up to five GPU types", "joined")),
+    ("plan", ("--input-tokens", "--output-tokens", "time to the first token")),
+])
+def test_help_says_what_the_workload_options_do(capsys, command, said):
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert exit_.value.code == 0 and all(words in out for words in said), out
