@@ -15,11 +15,11 @@ INTERRUPTED = 130
 BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a program killed by it
 
 
-def _run() -> int:
+def _run(prog: str) -> int:
     try:
         from generator.cli.main import main
 
-        return main()
+        return main(prog=prog)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
@@ -40,8 +40,9 @@ def _stdout_closed() -> bool:
     return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
 
 
-if __name__ == "__main__":
-    code = _run()
+def console(prog: str = "vram-guide") -> None:
+    """The command line, and how it ends (the `vram-guide` script, and `python -m generator`)."""
+    code = _run(prog)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if code == INTERRUPTED:
         # NOTE: CPython 3.11 kills itself with SIGINT at exit if the interrupt went through an
@@ -50,3 +51,7 @@ if __name__ == "__main__":
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
+
+
+if __name__ == "__main__":
+    console("python -m generator")

@@ -202,7 +202,7 @@ PUBLISHED_FORMAT = {"pt": "MXFP4 (especialistas roteados) + BF16 (restante)", "e
 def test_catalog_text_is_in_the_pages_language(page, server, lang, width):
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{server}{lang}/models/kimi-k3.html")
-    row = page.locator("article tr", has_text={"pt": "Publicado em", "en": "Published format"}[lang])
+    row = page.locator("article tr", has_text={"pt": "Formato publicado", "en": "Published format"}[lang])
     row.scroll_into_view_if_needed()  # tables are laid out as they come near the screen
     expect(row.locator("td").nth(1)).to_have_text(PUBLISHED_FORMAT[lang], use_inner_text=True)
     other = PUBLISHED_FORMAT["en" if lang == "pt" else "pt"]

@@ -79,7 +79,7 @@ def test_drafting_with_the_mtp_layer_is_asked_in_the_address_and_answered_like_p
 
 @pytest.mark.parametrize("lang, sentence", [
     ("en", "As asked, it does not start ({reason}); with {changes} it does."),
-    ("pt", "Como pedido, não inicia ({reason}); com {changes}, inicia."),
+    ("pt", "Com as opções pedidas, não inicia ({reason}); com {changes}, inicia."),
 ])
 def test_the_figures_are_for_the_flags_asked_and_the_remedy_is_said_beside_them(page, server, fixture_catalog, lang, sentence):
     """Llama-3.1-8B at its full 131,072 tokens on one RTX 4090: with vLLM's defaults the KV cache
@@ -106,7 +106,7 @@ def test_the_figures_are_for_the_flags_asked_and_the_remedy_is_said_beside_them(
 
 @pytest.mark.parametrize("lang, sentence", [
     ("en", "As asked, it does not start (its context window is 32,768 tokens); with --max-model-len 32768 it does."),
-    ("pt", "Como pedido, não inicia (a janela de contexto dele é de 32.768 tokens); com --max-model-len 32768, inicia."),
+    ("pt", "Com as opções pedidas, não inicia (a janela de contexto dele é de 32.768 tokens); com --max-model-len 32768, inicia."),
 ])
 def test_a_context_past_the_window_says_the_window_and_plans_it(page, server, fixture_catalog, lang, sentence):
     """Mistral-7B v0.1's window is 32,768 tokens: asked for 65,536 it does not start, and the command
@@ -365,7 +365,7 @@ def test_a_llama_cpp_plan_that_does_not_fit_shows_no_speed_or_price(page, server
 
 @pytest.mark.parametrize("lang, note", [
     ("en", "As asked, it does not start: its context window is 32,768 tokens."),
-    ("pt", "Como pedido, não inicia: a janela de contexto dele é de 32.768 tokens."),
+    ("pt", "Com as opções pedidas, não inicia: a janela de contexto dele é de 32.768 tokens."),
 ])
 def test_llama_cpp_past_the_window_is_refused_as_the_command_refuses_it(page, server, lang, note):
     page.goto(f"{server}{lang}/models/mistral-7b-v0-1.html?engine=llama.cpp&gpu=rtx-4090&count=1&context=65536&users=1")

@@ -132,6 +132,16 @@ def test_two_sizes_are_written_with_the_decimals_that_tell_them_apart(fixture_ca
     assert Renderer(fixture_catalog.site, lang).gigabytes_apart(first, second) == expected
 
 
+@pytest.mark.parametrize("params, lang, shown", [
+    (2_779_940_000_000, "en", "2.8T"), (70_553_706_496, "en", "70.6B"), (405_000_000_000, "pt", "405B"),
+    (999_885_952, "en", "1B"),  # Gemma-3-1B: not "1,000M"
+    (999_885_952, "pt", "1B"), (949_000_000, "en", "949M"), (999_400_000, "en", "999M"),  # 999.4 M still reads 999M
+    (999_500_000, "en", "1B"), (1_500_000, "pt", "1,5M"),
+])
+def test_parameter_counts_read_in_the_unit_that_reads_naturally(fixture_catalog, params, lang, shown):
+    assert Renderer(fixture_catalog.site, lang).params_short(params) == shown
+
+
 # ---- the model card's rope scaling past the config's length ------------------------------------
 # Qwen3's recipe: the config declares 40,960 positions; YaRN × 4 over 32,768 serves 131,072.
 QWEN3_YARN = RopeScaling(native_context=40_960, rope_type="yarn", factor=Decimal("4.0"),

@@ -36,7 +36,7 @@ def test_each_page_shows_the_note_and_format_in_its_language(content_copy):
     assert "(Cartão oficial do modelo.)" in pt and "Official model card." not in pt
     assert "(Official model card.)" in en and "Cartão" not in en
     assert "(Lido numa cópia do config.json.)" in pt and "(Read in a copy of config.json.)" in en
-    assert "| Publicado em | BF16 (todos os pesos) |" in pt
+    assert "| Formato publicado | BF16 (todos os pesos) |" in pt
     assert "| Published format | BF16 (all weights) |" in en
     assert "como publicado: BF16 (todos os pesos)" in pt
     gpu_pt, gpu_en = (twin(catalog, lang, "gpus/h200") for lang in ("pt", "en"))

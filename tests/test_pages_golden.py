@@ -66,8 +66,9 @@ SEED_DIFFERENCES = {
     "| Parâmetros | `2.8T` |": "| Parâmetros | `2,8T` |",
     "| Janela de contexto (tokens) | `1,048,576` |": "| Janela de contexto (tokens) | `1.048.576` |",
     # the sources say MXFP4 routed experts with a BF16 trunk, not FP8 (content/models/kimi-k3.yaml),
-    # and catalog text is written in each page's language (issue 7/7)
-    "| Publicado em | `FP8` |": "| Publicado em | MXFP4 (especialistas roteados) + BF16 (restante) |",
+    # and catalog text is written in each page's language (issue 7/7); "Publicado em" read like a
+    # date: "Formato publicado" (issue 8/8)
+    "| Publicado em | `FP8` |": "| Formato publicado | MXFP4 (especialistas roteados) + BF16 (restante) |",
     # the Hugging Face license tag "other" names the Modified MIT license
     "| Licença | `other` |": None,
     # the weights went public on 2026-07-27 (sources in content/models/kimi-k3.yaml)

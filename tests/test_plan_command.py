@@ -311,6 +311,19 @@ def test_a_reader_that_stops_reading_ends_the_command_without_a_traceback():
     assert (process.returncode, err.decode()) == (141, "")
 
 
+def test_the_vram_guide_script_runs_every_command_as_python_m_generator_does():
+    """The console script the package installs (pyproject.toml [project.scripts]), beside the venv's Python."""
+    from pathlib import Path
+    script = Path(sys.executable).parent / "vram-guide"
+    usage = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=120)
+    assert usage.returncode == 0 and usage.stdout.startswith("usage: vram-guide ")
+    same = [subprocess.run(command + ["plan", "qwen3-8b", "--gpu", "h100-sxm", "--json"], capture_output=True, text=True,
+                           cwd=ROOT, timeout=300) for command in ([str(script)], [sys.executable, "-m", "generator"])]
+    assert same[0].returncode == same[1].returncode == 0 and same[0].stdout == same[1].stdout
+    bad = subprocess.run([str(script), "plan", "qwen3-8b"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "usage: vram-guide plan" in bad.stderr
+
+
 THROUGHPUT = ("output_tokens_per_second", "output_tokens_per_second_per_user", "ttft_seconds", "tpot_seconds")
 
 

@@ -69,9 +69,9 @@ VRAM Guide: a static site of the GPU memory open-weight LLMs need, in Portuguese
 """
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m generator", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog=prog, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     content = argparse.ArgumentParser(add_help=False)
@@ -272,8 +272,9 @@ def _load(content: Path):
         return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m generator") -> int:
+    """`prog`: how the command was run, as its usage lines say it (the `vram-guide` script)."""
+    args = _parser(prog).parse_args(argv)
     try:
         return _run(args)
     except KeyboardInterrupt:  # Ctrl-C: the build stops; publishing never leaves half a site (publish.py)

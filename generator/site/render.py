@@ -271,9 +271,10 @@ class Renderer:
         return format_decimal(Decimal(value.numerator) / value.denominator, locale=self.locale)
 
     def params_short(self, params: int) -> str:
-        """2,779,940,000,000 -> 2.8T; 70,553,706,496 -> 70.6B; 405,000,000,000 -> 405B."""
+        """2,779,940,000,000 -> 2.8T; 70,553,706,496 -> 70.6B; 405,000,000,000 -> 405B; 999,885,952 -> 1B
+        (what would print as 1,000 of a unit is one of the next)."""
         for unit, size in (("T", 10**12), ("B", 10**9), ("M", 10**6)):
-            if params >= size:
+            if params * 2000 >= size * 1999:
                 scaled = Decimal(params) / size
                 pattern = "#,##0" if scaled >= 100 else "#,##0.#"
                 return format_decimal(scaled, format=pattern, locale=self.locale) + unit
