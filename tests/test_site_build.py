@@ -116,6 +116,9 @@ def test_root_index_leads_to_each_language(site):
     text = html(site, "index.html")
     assert '<a href="pt/index.html" hreflang="pt"' in text
     assert '<a href="en/index.html" hreflang="en"' in text
+    # described in the site's first language, as search engines show it (issue 8/8)
+    assert ('<meta name="description" content="Quanta memória de GPU os LLMs de pesos abertos precisam, as configurações '
+            'que os servem, com que velocidade e a que custo: uma página por modelo e por GPU.">') in text
 
 
 def test_navigation_stays_small(site):

@@ -7,7 +7,7 @@ import html
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from generator.languages import LANGUAGES
+from generator.languages import LANGUAGES, load_translations
 from generator.site import paths
 from generator.site.files import write_if_changed
 from generator.site.render import escape_markdown
@@ -73,12 +73,16 @@ def write_root_index(site_dir: Path, site: Site) -> None:
         for lang in site.languages
     )
     languages = ",".join(f'"{lang}"' for lang in site.languages)
+    gettext = load_translations(site.languages[0]).gettext  # the page's language: the site's first
+    description = gettext("How much GPU memory open-weight LLMs need, the setups that serve them, how fast and at what "
+                          "cost: a page per model and per GPU.")
     page = f"""<!doctype html>
 <html lang="{site.languages[0]}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{html.escape(site.brand)}</title>
+  <meta name="description" content="{html.escape(description)}">
   <link rel="canonical" href="{html.escape(site.base_url)}">
 {alternates}
   <link rel="alternate" hreflang="x-default" href="{html.escape(site.base_url)}">
