@@ -7,6 +7,20 @@ from generator.sizing.cheapest import OPTIONS_SHOWN, Option, Question
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
 
 
+def _engine_name(option: Option) -> str:
+    """As the pages name it: "vLLM 0.33.0", "llama.cpp"."""
+    if isinstance(option.plan, LlamaCppPlan):
+        return LLAMA_CPP.name
+    return f"{option.plan.engine_record.name} {option.plan.engine_version}"
+
+
+def _served(option: Option) -> str:
+    """What the command serves: a checkpoint and its precision, or a GGUF file's quant."""
+    if isinstance(option.plan, LlamaCppPlan):
+        return f"GGUF {option.plan.request.quant}"
+    return f"{option.plan.weights.repo} ({option.plan.request.precision})"
+
+
 def option_json(option: Option, question: Question) -> dict:
     plan = option.plan
     llama = isinstance(plan, LlamaCppPlan)
@@ -61,7 +75,7 @@ def _option_lines(option: Option, question: Question) -> list[str]:
     said = ("      speed not known: the catalog has no tensor FLOPS for this GPU" if speed is None else
             f"      each user {speed.output_tokens_per_second_per_user:,.1f} tokens/s "
             f"({speed.output_tokens_per_second:,.1f} in all), first token in {_seconds(speed.ttft_seconds)}")
-    return [f"  {_price(option)}: {option.gpus} × {plan.gpu.name}{machines}, {option.engine_name}, {option.served}", said]
+    return [f"  {_price(option)}: {option.gpus} × {plan.gpu.name}{machines}, {_engine_name(option)}, {_served(option)}", said]
 
 
 def _section(title: str, options: list[Option], question: Question) -> list[str]:

@@ -52,20 +52,6 @@ class Option:
         return LLAMA_CPP.key if isinstance(self.plan, LlamaCppPlan) else self.plan.engine
 
     @property
-    def engine_name(self) -> str:
-        """As the pages name it: "vLLM 0.33.0", "llama.cpp"."""
-        if isinstance(self.plan, LlamaCppPlan):
-            return LLAMA_CPP.name
-        return f"{self.plan.engine_record.name} {self.plan.engine_version}"
-
-    @property
-    def served(self) -> str:
-        """What the command serves: a checkpoint and its precision, or a GGUF file's quant."""
-        if isinstance(self.plan, LlamaCppPlan):
-            return f"GGUF {self.plan.request.quant}"
-        return f"{self.plan.weights.repo} ({self.plan.request.precision})"
-
-    @property
     def price_per_hour(self) -> Decimal | None:
         return self.plan.price_per_hour
 
@@ -120,14 +106,13 @@ def _options_on(model: Model, gpu: Gpu, count: int, ways: _Ways, question: Quest
     memory is not planned."""
     memory, users = gpu.gpu_memory_bytes * count, question.workload.users
     found = []
-    if not gpu.unified_memory:  # vLLM and SGLang are not planned on unified memory (engine.py)
-        for engine, precision, weights in ways.serving:
-            if weights > memory:
-                continue
-            request = PlanRequest(engine=engine, context=question.context, users=users, precision=precision)
-            plan = plan_that_starts(model, gpu, count, request, shorter=False)
-            if plan.starts and plan.max_users >= users:
-                found.append(Option(plan, serving_throughput(plan, question.workload)))
+    for engine, precision, weights in ways.serving:
+        if weights > memory:
+            continue
+        request = PlanRequest(engine=engine, context=question.context, users=users, precision=precision)
+        plan = plan_that_starts(model, gpu, count, request, shorter=False)
+        if plan.starts and plan.max_users >= users:
+            found.append(Option(plan, serving_throughput(plan, question.workload)))
     if count <= gpu.machine_shapes[-1]:  # llama.cpp runs on one machine
         for tables in ways.gguf:
             if tables.file.tensor_bytes > memory:

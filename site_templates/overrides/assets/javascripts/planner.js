@@ -592,15 +592,13 @@
   // _options_on: every way that answers on `count` GPUs of `gpu`, in the ways' order.
   function optionsOn(model, shared, gpu, count, ways, asked) {
     var memory = gpu.gpu_memory_bytes * count, users = asked.workload.users, found = [];
-    if (!gpu.unified_memory) {
-      ways.serving.forEach(function (way) {
-        if (way.bytes > memory) return;
-        var request = { engine: way.engine, context: asked.context, users: users, memoryFraction: null, kvDtype: "auto",
-                        precision: way.precision, speculative: null };
-        var p = planThatStarts(model, shared, gpu, count, request, false);
-        if (p.starts && p.maxUsers >= users) found.push({ plan: p, json: null, speed: servingThroughput(p, asked.workload) });
-      });
-    }
+    ways.serving.forEach(function (way) {
+      if (way.bytes > memory) return;
+      var request = { engine: way.engine, context: asked.context, users: users, memoryFraction: null, kvDtype: "auto",
+                      precision: way.precision, speculative: null };
+      var p = planThatStarts(model, shared, gpu, count, request, false);
+      if (p.starts && p.maxUsers >= users) found.push({ plan: p, json: null, speed: servingThroughput(p, asked.workload) });
+    });
     if (count <= gpu.shapes[gpu.shapes.length - 1]) {
       ways.gguf.forEach(function (way) {
         if (way.bytes > memory) return;
