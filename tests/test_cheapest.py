@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from generator.cli.main import main
-from generator.sizing.cheapest import Question, cheapest_options, market_gpus
+from generator.sizing.cheapest import OPTIONS_SHOWN, Question, cheapest_options, market_gpus
 from generator.sizing.llama_cpp import LlamaCppPlan, every_layer
 from generator.sizing.throughput import Workload
 
@@ -117,7 +117,7 @@ def test_machines_are_joined_only_where_no_single_machine_holds_the_model(catalo
 
 
 @pytest.mark.parametrize("command, said", [
-    ("cheapest", ("--min-tokens-per-second", "up to five GPU types", "joined")),
+    ("cheapest", ("--min-tokens-per-second", f"up to {OPTIONS_SHOWN} GPU types", "joined")),
     ("plan", ("--input-tokens", "--output-tokens", "time to the first token")),
 ])
 def test_help_says_what_the_workload_options_do(capsys, command, said):

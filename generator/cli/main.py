@@ -29,8 +29,8 @@ from generator.sizing.catalog_rules import model_problems
 from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import ENGINES, SERVING_ENGINES
 from generator.sizing.planner import PlanRequest, answer
-from generator.sizing.throughput import Workload, workload_at
-from generator.sizing.cheapest import Question, cheapest_options, market_gpus
+from generator.sizing.throughput import WORKLOAD_TOKENS, Workload, workload_at
+from generator.sizing.cheapest import OPTIONS_SHOWN, Question, cheapest_options, market_gpus
 from generator.sizing.kv_cache import default_context
 from generator.sizing.stock import stock_gpus
 from generator.cli.cheapest_output import cheapest_json, cheapest_text
@@ -123,10 +123,10 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
     plan.add_argument("--users", type=_whole_number(BATCH), default=1, metavar="N",
                       help="concurrent users at that context (default: 1)")
     plan.add_argument("--input-tokens", type=_whole_number(CONTEXT), metavar="TOKENS",
-                      help="the workload's prompt, each user (default: 1,024, or less to fit the context): the "
+                      help=f"the workload's prompt, each user (default: {WORKLOAD_TOKENS:,}, or less to fit the context): the "
                       "throughput figures (tokens/s in all and per user, time to the first token, time per output token)")
     plan.add_argument("--output-tokens", type=_whole_number(CONTEXT), metavar="TOKENS",
-                      help="the workload's answer, each user (default: 1,024, or half the context if shorter); "
+                      help=f"the workload's answer, each user (default: {WORKLOAD_TOKENS:,}, or half the context if shorter); "
                       "prompt and answer together at most the context")
     plan.add_argument("--gpu-memory-utilization", "--mem-fraction-static", dest="memory_fraction",
                       type=_memory_fraction, metavar="U",
@@ -162,7 +162,7 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
         "checkpoint a plan serves (most bits first), llama.cpp with Q8_0 and Q4_K_M files (and MXFP4_MOE "
         "where the experts are published in MXFP4) with every layer on the GPUs; one machine first, joined "
         "machines only where no single machine of any type answers. Speeds are those of `plan` (see its "
-        "--input-tokens). It lists the cheapest setup of up to five GPU types, cheapest first, in the "
+        f"--input-tokens). It lists the cheapest setup of up to {OPTIONS_SHOWN} GPU types, cheapest first, in the "
         "operator's stock (inventory.yaml, at its prices), then on the market (gpus.yaml; GPUs without a "
         "market price are left out), with the cheapest's command.",
     )
@@ -172,9 +172,9 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
     cheapest.add_argument("--context", type=_whole_number(CONTEXT), metavar="TOKENS",
                           help="each user's context (default: the model's context window)")
     cheapest.add_argument("--input-tokens", type=_whole_number(CONTEXT), metavar="TOKENS",
-                          help="each user's prompt (default: 1,024, or less to fit the context)")
+                          help=f"each user's prompt (default: {WORKLOAD_TOKENS:,}, or less to fit the context)")
     cheapest.add_argument("--output-tokens", type=_whole_number(CONTEXT), metavar="TOKENS",
-                          help="each user's answer (default: 1,024, or half the context if shorter)")
+                          help=f"each user's answer (default: {WORKLOAD_TOKENS:,}, or half the context if shorter)")
     cheapest.add_argument("--min-tokens-per-second", type=_positive_number, metavar="T",
                           help="the least output tokens per second each user must get (default: any)")
     cheapest.add_argument("--json", action="store_true", help="print one JSON object")

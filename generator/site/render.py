@@ -27,6 +27,7 @@ from generator.site import view_models as page_models
 from generator.site import paths
 from generator.catalog.records import STALE_AFTER_DAYS, LocalizedText, Site
 from generator.languages import LANGUAGES, load_translations
+from generator.sizing.throughput import WORKLOAD_TOKENS
 from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.llama_cpp import LLAMA_CPP, RAM_BANDWIDTH
 from generator.sizing.plan_data import CALCULATOR_LIMITS
@@ -150,7 +151,7 @@ class Renderer:
         env.globals["machine_size"] = MACHINE_SIZE  # "more than one 8-GPU machine"
         env.globals["stale_after_days"] = STALE_AFTER_DAYS  # "price of …, over 90 days old"
         env.globals.update(calculator_limits=CALCULATOR_LIMITS, serving_engines=tuple(SERVING_ENGINES.values()),
-                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH, llama_cpp=LLAMA_CPP)
+                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH, llama_cpp=LLAMA_CPP, workload_tokens=WORKLOAD_TOKENS)
         env.filters.update(
             number=self.number,
             gb=self.gigabytes,
