@@ -14,7 +14,7 @@ import pytest
 
 from generator.catalog.records import Gpu
 from generator.cli.plan_output import answer_json, llama_cpp_json
-from generator.sizing.fit import fit_row
+from generator.sizing.fit import fit_row, llama_cpp_fit_row
 from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
 from generator.sizing.planner import PlanRequest, answer
 from generator.site.render import Renderer
@@ -245,12 +245,49 @@ def test_the_fit_page_answers_like_plan(page, server, fixture_catalog, lang):
         assert href.startswith(f"models/{slug}.html?") and "gpu=h100-sxm" in href and f"precision={row.plan.request.precision}" in href
     assert {fits for _, fits, _, _ in rows} == {"true", "false"}
     # filter by what fits, then sort by name
-    page.check("[data-vram-fit] input[name=fits-only]")
+    page.select_option("[data-vram-fit] select[name=show]", "on_gpus")
     visible = page.evaluate("() => [...document.querySelectorAll('tr[data-model]')].filter(r => !r.hidden).map(r => r.dataset.fits)")
     assert visible and set(visible) == {"true"}
     page.click("button[data-sort=name]")
     names = page.evaluate("() => [...document.querySelectorAll('tr[data-model]')].map(r => r.dataset.name.toLowerCase())")
     assert names == sorted(names)
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang, texts", [
+    ("en", {"on": "on the GPUs", "part": "part in RAM ({ram} GB), {rate} tokens/s", "window": "no: its context window is 32,768 tokens",
+            "layout": "no: its llama.cpp layout is not modelled here"}),
+    ("pt", {"on": "nas GPUs", "part": "parte na RAM ({ram} GB), {rate} tokens/s", "window": "não: a janela de contexto dele é de 32.768 tokens",
+            "layout": "não: o layout dele no llama.cpp não é modelado aqui"}),
+])
+def test_the_fit_page_gives_llama_cpp_s_three_verdicts(page, server, fixture_catalog, lang, texts):
+    """One RTX 4090 at 65,536 tokens with a Q4_K_M file: the Llamas on the card, DeepSeek's experts in
+    RAM at a speed, Mistral-7B v0.1 past its window, Qwen3-Next's layout not modelled; each row as
+    llama_cpp_fit_row answers, in the page's words and numbers."""
+    page.goto(f"{server}{lang}/fit.html?gpu=rtx-4090&count=1&context=65536&users=1&engine=llama.cpp&quant=Q4_K_M&cache-type=f16")
+    page.wait_for_selector("[data-vram-fit][data-answered='llama.cpp']")
+    gpu, babel = next(g for g in fixture_catalog.gpus if g.slug == "rtx-4090"), Renderer(fixture_catalog.site, lang)
+    rows = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('tr[data-model]')].map(r => [r.dataset.model,
+        [r.dataset.verdict, r.querySelector('[data-out=fits]').textContent, r.querySelector('[data-out=precision]').textContent,
+         r.querySelector('a').getAttribute('href')]]))""")
+    expected = {m.slug: llama_cpp_fit_row(m, gpu, 1, LlamaCppRequest(context=65536)) for m in fixture_catalog.models if m.architecture}
+    assert {slug: row[0] for slug, row in rows.items()} == {slug: row.verdict for slug, row in expected.items()}
+    assert rows["llama-3-1-8b-instruct"][:3] == ["on_gpus", texts["on"], "GGUF Q4_K_M"]
+    deepseek = expected["deepseek-v3"]
+    assert rows["deepseek-v3"][1] == texts["part"].format(ram=babel.gigabytes_fine(deepseek.ram_bytes),
+                                                          rate=babel.rate(deepseek.plan.decode_tokens_per_second))
+    assert rows["mistral-7b-v0-1"][1:3] == [texts["window"], "–"]
+    assert rows["qwen3-next-80b-a3b-instruct"][1] == texts["layout"]
+    # each row's link asks the model page the same llama.cpp question
+    assert rows["deepseek-v3"][3].endswith("&engine=llama.cpp&quant=Q4_K_M&cache-type=f16")
+    # what runs, on the card or in part: the two that do not are hidden
+    page.select_option("[data-vram-fit] select[name=show]", "runs")
+    hidden = page.evaluate("() => [...document.querySelectorAll('tr[data-model]')].filter(r => r.hidden).map(r => r.dataset.model)")
+    assert sorted(hidden) == sorted(slug for slug, row in expected.items() if row.verdict == "does_not_run")
+    assert "show=runs" in page.url and "engine=llama.cpp" in page.url
+    # the vLLM-only choice hides, llama.cpp's show
+    assert not page.locator("[data-vram-fit] select[name=kv-dtype]").is_visible()
+    assert page.locator("[data-vram-fit] select[name=quant]").is_visible()
     assert page.problems == []
 
 

@@ -21,10 +21,10 @@ from generator.catalog.records import Gpu
 from generator.cli.plan_output import answer_json, llama_cpp_json, plan_json
 from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import SERVING_ENGINES
-from generator.sizing.fit import fit_row
+from generator.sizing.fit import FIT_QUANTS, fit_row, llama_cpp_fit_row
 from generator.sizing.gguf import gguf_sizable, page_quants
 from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
-from generator.sizing.plan_data import CUSTOM_SHAPES, largest_machine, model_tables, shared_tables
+from generator.sizing.plan_data import CUSTOM_SHAPES, largest_machine, model_tables, quant_tables, shared_tables
 from generator.sizing.planner import PlanRequest, answer, memory_at, plan, plan_that_starts
 from tests.conftest import ROOT
 
@@ -301,6 +301,41 @@ def test_the_javascript_llama_cpp_plan_gives_the_figures_of_plan(catalog, run_js
     # timed, with experts and layers in RAM too
     assert any(a["output_tokens_per_second"] and a["n_cpu_moe"] for a in got)
     assert any(a["output_tokens_per_second"] and a["n_gpu_layers"] < 10 for a in got)
+
+
+def test_the_fit_page_s_llama_cpp_verdicts_are_the_python_ones(catalog, run_js):
+    """Every model of the catalog (those without a GGUF layout too) on random GPUs, quants, cache types,
+    contexts (some past the window) and users, with the tables of one quant as the fit page loads them."""
+    rng = random.Random(11)
+    machine = largest_machine(catalog.gpus)
+    every = [model_tables(m, machine) for m in catalog.models if m.architecture]
+    by_quant = {quant: quant_tables(every, quant) for quant in FIT_QUANTS}
+    asked = []
+    for index, model in enumerate(m for m in catalog.models if m.architecture):
+        for _ in range(3):
+            gpu = rng.choice(catalog.gpus)
+            asked.append({"model": model, "gpu": gpu, "count": rng.choice([n for n in (1, 2, 4, 8) if n <= gpu.machine_shapes[-1]]),
+                          "request": LlamaCppRequest(quant=rng.choice(FIT_QUANTS), context=rng.choice([4096, 32768, 200_000]),
+                                                     users=rng.choice([1, 1, 4]), cache_type=rng.choice(["f16", "q8_0", "q4_0"]))})
+    data = {"shared": shared_tables(catalog.gpus), "models": {d["slug"]: dict(d, llama_cpp=None) for d in every},
+            "gguf": by_quant}
+    data["questions"] = [{"model": q["model"].slug, "gpu": q["gpu"].slug, "count": q["count"], "request": {
+        "quant": q["request"].quant, "context": q["request"].context, "users": q["request"].users,
+        "cacheType": q["request"].cache_type}} for q in asked]
+    got = run_js("""const model = Object.assign({}, data.models[q.model], {llama_cpp: data.gguf[q.request.quant][q.model] || null});
+        const row = P.llamaCppFitRow(model, data.shared, data.shared.gpus.find(g => g.slug === q.gpu), q.count, q.request);
+        return {verdict: row.verdict, reason: row.reason, ram: row.plan && row.plan.weights_bytes_in_ram + row.plan.kv_bytes_in_ram,
+                decode: row.plan && row.plan.decode_tokens_per_second};""", data)
+    wrong = []
+    for question, reply in zip(asked, got):
+        row = llama_cpp_fit_row(question["model"], question["gpu"], question["count"], question["request"])
+        expected = {"verdict": row.verdict, "reason": row.reason, "ram": row.ram_bytes if row.plan else None,
+                    "decode": row.plan.decode_tokens_per_second if row.plan else None}
+        if differences(expected, reply):
+            wrong.append(f"{question['model'].slug} {question['gpu'].slug} {question['request']}: {expected} != {reply}")
+    assert wrong == [], f"{len(wrong)} of {len(asked)} differ:\n" + "\n".join(wrong[:10])
+    assert {a["verdict"] for a in got} == {"on_gpus", "part_in_ram", "does_not_run"}
+    assert {a["reason"] for a in got} >= {None, "context_beyond_window", "engine_does_not_run", "no_checkpoint"}
 
 
 def test_the_javascript_planner_splits_unequal_layers_over_stages_as_plan_does(catalog, run_js):

@@ -13,7 +13,8 @@ from generator.site.files import write_if_changed
 from generator.site.render import escape_markdown
 from generator.site.structured_data import inert_json
 from generator.catalog.records import Catalog, Site
-from generator.sizing.plan_data import largest_machine, model_tables, shared_tables
+from generator.sizing.fit import FIT_QUANTS
+from generator.sizing.plan_data import largest_machine, model_tables, quant_tables, shared_tables
 from generator.sizing.stock import stock_gpus
 
 
@@ -131,5 +132,8 @@ def write_plan_data(site_dir: Path, catalog: Catalog) -> None:
     for path in (folder / "models").glob("*.json"):
         if path.name not in keep:
             path.unlink()
-    # the fit page plans vLLM and SGLang only: without llama.cpp's tables
+    # the fit page: every model without llama.cpp's tables, and those per GGUF quant, fetched when
+    # the reader asks for llama.cpp (llama-cpp/Q4_K_M.json: each model's tables for that file alone)
     write_if_changed(folder / "models.json", inert_json([dict(data, llama_cpp=None) for data in models]))
+    for quant in FIT_QUANTS:
+        write_if_changed(folder / "llama-cpp" / f"{quant}.json", inert_json(quant_tables(models, quant)))

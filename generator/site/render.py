@@ -28,6 +28,7 @@ from generator.site import paths
 from generator.catalog.records import STALE_AFTER_DAYS, LocalizedText, Site
 from generator.languages import LANGUAGES, load_translations
 from generator.sizing.throughput import WORKLOAD_TOKENS
+from generator.sizing.fit import VERDICTS
 from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.llama_cpp import LLAMA_CPP, RAM_BANDWIDTH
 from generator.sizing.plan_data import CALCULATOR_LIMITS
@@ -151,7 +152,8 @@ class Renderer:
         env.globals["machine_size"] = MACHINE_SIZE  # "more than one 8-GPU machine"
         env.globals["stale_after_days"] = STALE_AFTER_DAYS  # "price of …, over 90 days old"
         env.globals.update(calculator_limits=CALCULATOR_LIMITS, serving_engines=tuple(SERVING_ENGINES.values()),
-                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH, llama_cpp=LLAMA_CPP, workload_tokens=WORKLOAD_TOKENS)
+                           llama_cpp_ram_bandwidth=RAM_BANDWIDTH, llama_cpp=LLAMA_CPP, workload_tokens=WORKLOAD_TOKENS,
+                           fit_verdicts=VERDICTS)
         env.filters.update(
             number=self.number,
             gb=self.gigabytes,
@@ -314,11 +316,12 @@ class Renderer:
     def _linker(self, from_page: str, twin: bool) -> Callable[[str, str], Markdown]:
         prefix = paths.base_path(self.site.base_url)
 
-        def link(text: str, to_page: str) -> Markdown:
+        def link(text: str, to_page: str, query: str = "") -> Markdown:
+            """`query`: a calculator's question (`?gpu=…`), on the HTML page only (a twin has no calculator)."""
             if twin:
                 target = prefix + paths.twin_file(self.lang, to_page)
             else:
-                target = paths.relative_source_link(from_page, to_page)
+                target = paths.relative_source_link(from_page, to_page) + quote(query, safe=_URL_SAFE)
             return Markdown(f"[{escape_markdown(text)}]({target})")
 
         return link

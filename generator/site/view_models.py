@@ -20,13 +20,15 @@ from generator.sizing.setups import MAX_MACHINES, Setup, gpus_needed, machine_pl
 from generator.catalog.records import Catalog, Gpu, Inventory, Model, Site, Source
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
 from generator.sizing.engine_vllm import VLLM
-from generator.sizing.engines import SERVING_ENGINES, engines_planned_on
-from generator.sizing.fit import FitRow, fit_row
+from generator.sizing.engines import engines_planned_on
+from generator.sizing.fit import FIT_QUANTS, VERDICTS, FitRow, LlamaCppFitRow, fit_row, llama_cpp_fit_row
+from generator.sizing.gguf import gguf_sizable
 from generator.sizing.kv_cache import SHORT_CONTEXT
+from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppLayers, LlamaCppRequest, llama_cpp_layers
 from generator.sizing.planner import PlanRequest
 from generator.sizing.stock import Offered, closest_first, highest_held, largest_node, offered_setup, stock_gpus
 from generator.sizing.weights import published_scope_params
-from generator.sizing.workloads import WorkloadCost
+from generator.sizing.workloads import WorkloadCost, reference_context
 
 
 @dataclass(frozen=True)
@@ -88,11 +90,15 @@ class Question:
     engine: str = VLLM.key
     kv_dtype: str = "auto"
     precision: str = "native"
+    quant: str = "Q4_K_M"  # llama.cpp: the GGUF file and the cache type
+    cache_type: str = "f16"
 
     def query(self, precision: str | None = None) -> str:
-        """The question as a query string, with `plan`'s option names."""
-        return (f"?gpu={self.gpu.slug}&count={self.count}&context={self.context}&users={self.users}"
-                f"&engine={self.engine}&kv-dtype={self.kv_dtype}&precision={precision or self.precision}")
+        """The question as a query string, with `plan`'s option names (llama.cpp's own for llama.cpp)."""
+        asked = f"?gpu={self.gpu.slug}&count={self.count}&context={self.context}&users={self.users}&engine={self.engine}"
+        if self.engine == LLAMA_CPP.key:
+            return asked + f"&quant={self.quant}&cache-type={self.cache_type}"
+        return asked + f"&kv-dtype={self.kv_dtype}&precision={precision or self.precision}"
 
 
 @dataclass(frozen=True)
@@ -212,6 +218,18 @@ class GpuFit:
 
 
 @dataclass(frozen=True)
+class GpuLlamaCpp:
+    """One GPU of this type with llama.cpp: every model's verdict (fit.py), each at its reference
+    context (32,768 tokens, or its window where shorter), one user, a GGUF file at `quant`."""
+
+    quant: str
+    cache_type: str
+    context: int  # the reference context, where a model's window is not shorter
+    groups: tuple[tuple[str, tuple[tuple[LlamaCppFitRow, str], ...]], ...]  # (verdict, [(row, model page path)]), best first
+    fit: Question  # the same question on the fit page, where the reader changes it
+
+
+@dataclass(frozen=True)
 class GpuPage:
     path: str
     gpu: Gpu
@@ -220,6 +238,7 @@ class GpuPage:
     too_large: tuple[tuple[Model, str], ...]  # (model, page path): no single machine holds it
     rule: HeadlineRule
     engines: tuple[str, ...]  # the names of the engines planned on it (engines.engines_planned_on)
+    llama_cpp: GpuLlamaCpp
 
 
 @dataclass(frozen=True)
@@ -257,6 +276,8 @@ class FitPage:
     gpus: tuple[Gpu, ...]
     families: tuple[str, ...]
     stock: bool = False  # the operator publishes its stock: the page may plan on it (shared.json's stock)
+    quants: tuple[str, ...] = FIT_QUANTS  # llama.cpp's GGUF files, largest first
+    cache_types: tuple[str, ...] = CACHE_TYPES
 
 
 Page = ModelPage | ModelsIndexPage | GpuPage | GpusIndexPage | HomePage | FitPage
@@ -398,8 +419,7 @@ FIT_GPU, FIT_CONTEXT = "rtx-4090", SHORT_CONTEXT
 
 
 def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...], stock: bool = False) -> FitPage:
-    # the page plans the serving engines: only the machines they are planned on (not unified memory)
-    gpus = tuple(g for g in gpus if all(e.plans_machine(g) for e in SERVING_ENGINES.values())) or gpus
+    # every machine: llama.cpp plans the unified-memory ones the serving engines are not planned on
     gpu = next((g for g in gpus if g.slug == FIT_GPU), gpus[0])
     question = Question(gpu, 1, FIT_CONTEXT)
     request = PlanRequest(context=question.context, users=question.users)
@@ -411,7 +431,34 @@ def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...], stock: bool 
     return FitPage(paths.FIT_PAGE, question, rows, gpus, families, stock)
 
 
-def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...]) -> GpuPage:
+# The GPU pages' llama.cpp question: the GGUF file most readers run, a 16-bit cache, one user.
+GPU_PAGE_QUANT, GPU_PAGE_CACHE_TYPE = "Q4_K_M", "f16"
+
+
+def gpu_llama_cpp(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None]) -> GpuLlamaCpp:
+    rows = [(llama_cpp_fit_row(sized.model, gpu, 1, LlamaCppRequest(
+                quant=GPU_PAGE_QUANT, context=reference_context(sized.model), cache_type=GPU_PAGE_CACHE_TYPE), tables(sized.model)),
+             paths.model_page(sized.model.slug))
+            for sized in models if sized.model.architecture is not None]
+    # the largest models first where they run (the most a reader gets from the card), by name where not
+    largest_first = sorted(rows, key=lambda pair: -pair[0].model.params if pair[0].plan is not None else 0)
+    groups = tuple((verdict, tuple(pair for pair in largest_first if pair[0].verdict == verdict)) for verdict in VERDICTS)
+    fit = Question(gpu, 1, SHORT_CONTEXT, engine=LLAMA_CPP.key, quant=GPU_PAGE_QUANT, cache_type=GPU_PAGE_CACHE_TYPE)
+    return GpuLlamaCpp(GPU_PAGE_QUANT, GPU_PAGE_CACHE_TYPE, SHORT_CONTEXT, tuple(g for g in groups if g[1]), fit)
+
+
+def gguf_tables(quant: str) -> Callable[[Model], LlamaCppLayers | None]:
+    """llama_cpp_layers of `quant` for each model, computed once for every GPU page that asks."""
+    found: dict[str, LlamaCppLayers | None] = {}
+
+    def tables(model: Model) -> LlamaCppLayers | None:
+        if model.slug not in found:
+            found[model.slug] = llama_cpp_layers(model, quant) if gguf_sizable(model) else None
+        return found[model.slug]
+    return tables
+
+
+def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None]) -> GpuPage:
     one_card, one_machine, too_large = [], [], []
     for sized in models:
         path = paths.model_page(sized.model.slug)
@@ -421,7 +468,8 @@ def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...]) -> GpuPage:
         else:
             (one_card if counts[-1] == 1 else one_machine).append(GpuFit(sized.model, path, counts))
     engines = tuple(engine.name for engine in engines_planned_on(gpu))
-    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(one_card), tuple(one_machine), tuple(too_large), RULE, engines)
+    return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(one_card), tuple(one_machine), tuple(too_large), RULE, engines,
+                   gpu_llama_cpp(gpu, models, tables))
 
 
 def _families(rows: tuple[ModelRow, ...]) -> tuple[tuple[str, tuple[ModelRow, ...]], ...]:
@@ -479,7 +527,8 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
         )
         for m in models
     ]
-    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models)) for g in gpus]
+    tables = gguf_tables(GPU_PAGE_QUANT)
+    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models, tables)) for g in gpus]
     return specs
 
 

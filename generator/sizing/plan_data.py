@@ -180,6 +180,15 @@ def _llama_cpp_tables(model: Model) -> dict:
     }
 
 
+def quant_tables(models: list[dict], quant: str) -> dict:
+    """The fit page's llama.cpp tables of one GGUF quant: per model slug, its llama.cpp tables with
+    that quant alone (none where the model has no file at it: planner.js says so). Models llama.cpp is
+    not planned for are left out."""
+    return {data["slug"]: dict(data["llama_cpp"], quants={key: value for key, value in data["llama_cpp"]["quants"].items()
+                                                          if key == quant})
+            for data in models if data["llama_cpp"] is not None}
+
+
 def _llama_cpp_compressed(model: Model) -> dict | None:
     """DeepSeek-V4's stores by layer letter (llama_cpp_compressed.py): per cache type each store's
     [bytes a cell, ratio (None: the window's)], and each letter's FP32 state. None for other models."""

@@ -416,12 +416,18 @@
   }
 
   // ---- the fit page --------------------------------------------------------------------------
+  // Each model's verdict (fit.py): on the GPUs, part in RAM at a speed (llama.cpp), or not, and why.
   function fitPage(root) {
     var form = root.querySelector("[data-vram-form]"), note = root.querySelector('[data-out="note"]');
     var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
     var format = formats(root.dataset.locale, root.dataset.currency);
-    var names = COMMON.concat(["family", "size", "fits-only"]), base = root.dataset.data;
-    var body = root.querySelector("tbody");
+    var names = COMMON.concat(["quant", "cache-type", "family", "size", "show"]), base = root.dataset.data;
+    var body = root.querySelector("tbody"), ggufTables = {}, loading = {};
+    // llama.cpp's tables of one GGUF quant for every model, fetched the first time it is asked
+    function gguf(quant) {
+      if (!(quant in loading)) loading[quant] = getJson(base + "/llama-cpp/" + quant + ".json").then(function (t) { ggufTables[quant] = t; });
+      return loading[quant];
+    }
     Promise.all([getJson(base + "/shared.json"), getJson(base + "/models.json")]).then(function (data) {
       var shared = data[0], models = {};
       data[1].forEach(function (model) { models[model.slug] = model; });
@@ -429,42 +435,83 @@
       var addressNote = ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : [];
       function cell(row, field, value) { row.querySelector('[data-out="' + field + '"]').textContent = value; }
       function filter() {
-        var family = form.elements.family.value, size = form.elements.size.value.split("-"), fitsOnly = form.elements["fits-only"].checked;
+        var family = form.elements.family.value, size = form.elements.size.value.split("-"), show = form.elements.show.value;
         Array.prototype.forEach.call(body.rows, function (row) {
-          var params = Number(row.dataset.params) / 1e9;
+          var params = Number(row.dataset.params) / 1e9, verdict = row.dataset.verdict;
           var visible = (!family || row.dataset.family === family) &&
             (!size[0] || params >= Number(size[0])) && (!size[1] || params < Number(size[1])) &&
-            (!fitsOnly || row.dataset.fits === "true");
+            (!show || (show === "on_gpus" ? verdict === "on_gpus" : verdict !== "does_not_run"));
           setHidden(row, !visible);
         });
       }
+      function verdictText(verdict, reason, plan, model) {  // _macros.md.j2 fit_verdict
+        if (verdict === "on_gpus") return text.on_gpus;
+        if (verdict === "part_in_ram") {
+          var ram = format.gb(plan.weights_bytes_in_ram + plan.kv_bytes_in_ram);
+          return plan.decode_tokens_per_second === null ? fill(text.part_in_ram_untimed, { ram: ram })
+            : fill(text.part_in_ram, { ram: ram, rate: format.rate(plan.decode_tokens_per_second) });
+        }
+        if (reason === "context_beyond_window") return fill(text.beyond_window, { window: format.number(model.context_window) });
+        if (reason === "engine_does_not_run" || reason === "no_checkpoint") return text[reason];
+        if (reason === "unified_memory" || reason === "gpu_not_planned" || reason === "gpu_without_kernels") return text.not_planned;
+        return text.no;
+      }
+      // the model page's question: the fit page's, with the format or GGUF file the row names
+      function link(row, extra) {
+        var query = new URLSearchParams();
+        COMMON.concat(["quant", "cache-type"]).forEach(function (name) {
+          var field = form.elements[name];
+          if (name !== "offer" && field && !field.closest("[hidden]") && field.value !== "") query.set(name, field.value);
+        });
+        Object.keys(extra).forEach(function (name) { query.set(name, extra[name]); });
+        var anchor = row.querySelector("a[data-link]");
+        anchor.setAttribute("href", anchor.getAttribute("href").split("?")[0] + "?" + query.toString());
+      }
       function update() {
+        var engine = form.elements.engine.value, llama = engine === shared.llama_cpp.key;
+        root.querySelectorAll("[data-engines]").forEach(function (element) {
+          setHidden(element, element.dataset.engines.split(" ").indexOf(engine) < 0);
+        });
         var asked = question(form, shared, text);
         if (asked.problem) { showNote(note, addressNote.concat([asked.problem])); return; }
         showNote(note, addressNote);
-        var query = new URLSearchParams();
+        if (llama && !ggufTables[asked.request.quant]) {  // answered once its tables are here
+          gguf(asked.request.quant).then(update, function () { showNote(note, addressNote.concat([text.no_data])); });
+          return;
+        }
         Array.prototype.forEach.call(body.rows, function (row) {
-          var model = models[row.dataset.model];
+          var model = models[row.dataset.model], verdict, reason, decode = null;
           if (!model) return;
-          var result = P.fitRow(model, shared, asked.gpu, asked.count, asked.request), plan = result.plan;
-          row.dataset.fits = String(result.fits);
-          row.dataset.maxContext = String(plan.maxContext);
-          row.dataset.decode = String(result.fits && plan.decodeTokensPerSecond ? plan.decodeTokensPerSecond : 0);
-          cell(row, "fits", result.fits ? text.yes : plan.reason === "context_beyond_window"
-            ? fill(text.beyond_window, { window: format.number(model.context_window) }) : text.no);
-          cell(row, "precision", result.fits ? text.formats[plan.request.precision] + " (" + plan.repo + ")" : "–");
-          cell(row, "max_context", plan.maxContext ? format.number(plan.maxContext) : "–");
-          cell(row, "decode", result.fits && plan.decodeTokensPerSecond !== null ? format.rate(plan.decodeTokensPerSecond) : "–");
-          ["gpu", "gpu-memory-gb", "gpu-bandwidth-gbs", "count", "context", "users", "engine", "kv-dtype"].forEach(function (name) {
-            var field = form.elements[name];
-            if (field && !field.closest("[hidden]") && field.value !== "") query.set(name, field.value);
-          });
-          query.set("precision", plan.request.precision);
-          var link = row.querySelector("a[data-link]");
-          link.setAttribute("href", link.getAttribute("href").split("?")[0] + "?" + query.toString());
+          if (llama) {
+            var tables = ggufTables[asked.request.quant][model.slug] || null;
+            var found = P.llamaCppFitRow(Object.assign({}, model, { llama_cpp: tables }), shared, asked.gpu, asked.count, asked.request);
+            var runs = found.verdict !== "does_not_run";
+            verdict = found.verdict; reason = found.reason;
+            decode = runs ? found.plan.decode_tokens_per_second : null;
+            cell(row, "fits", verdictText(verdict, reason, found.plan, model));
+            cell(row, "precision", runs ? fill(text.gguf, { quant: asked.request.quant }) : "–");
+            cell(row, "max_context", "–");
+            row.dataset.maxContext = "0";
+            link(row, {});
+          } else {
+            var result = P.fitRow(model, shared, asked.gpu, asked.count, asked.request), plan = result.plan;
+            verdict = result.fits ? "on_gpus" : "does_not_run"; reason = result.fits ? null : plan.reason;
+            decode = result.fits ? plan.decodeTokensPerSecond : null;
+            cell(row, "fits", verdictText(verdict, reason, plan, model));
+            cell(row, "precision", result.fits ? text.formats[plan.request.precision] + " (" + plan.repo + ")" : "–");
+            cell(row, "max_context", plan.maxContext ? format.number(plan.maxContext) : "–");
+            row.dataset.maxContext = String(plan.maxContext);
+            link(row, { precision: plan.request.precision });
+          }
+          row.dataset.fits = String(verdict === "on_gpus");
+          row.dataset.verdict = verdict;
+          row.dataset.rank = String(["on_gpus", "part_in_ram", "does_not_run"].indexOf(verdict));
+          row.dataset.decode = String(decode || 0);
+          cell(row, "decode", decode !== null && decode !== undefined ? format.rate(decode) : "–");
         });
         filter();
         writeAddress(form, names);
+        root.dataset.answered = engine;  // every row answers the engine asked (tests wait for it)
       }
       makeSortable(root, body);
       form.hidden = false;

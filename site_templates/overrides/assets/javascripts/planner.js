@@ -566,6 +566,20 @@
     });
   }
 
+  // fit.py llama_cpp_fit_row: every layer on the GPUs, part in RAM, or not at all (with the reason).
+  // model.llama_cpp may hold one quant only (the fit page loads a quant's tables for every model).
+  function llamaCppFitRow(model, shared, gpu, count, request) {
+    var T = model.llama_cpp;
+    function no(reason, plan) { return { verdict: "does_not_run", reason: reason, plan: plan || null }; }
+    if (!T) return no("engine_does_not_run");
+    if (model.context_window && request.context > model.context_window) return no("context_beyond_window");
+    if (!T.quants[request.quant]) return no("no_checkpoint");
+    var p = llamaCppPlan(model, shared, gpu, count, request);
+    if (!p.starts) return no("does_not_start", p);
+    var onGpus = p.n_gpu_layers === T.layer_caches.length + 1 && p.n_cpu_moe === 0;  // every_layer, no --n-cpu-moe
+    return { verdict: onGpus ? "on_gpus" : "part_in_ram", reason: null, plan: p };
+  }
+
   // ---- the cheapest setup for a workload (cheapest.py) -----------------------------------------
   // _ways: each serving engine's precisions with their weights' bytes, and each GGUF file tried.
   function cheapestWays(model, shared) {
@@ -666,7 +680,7 @@
 
   var api = {
     plan: plan, planThatStarts: planThatStarts, planJson: planJson, answer: answer, answerJson: answerJson, parseFraction: parseFraction, fitRow: fitRow,
-    customGpu: customGpu, memoryAt: memoryAt, fracFloat: fracFloat, llamaCppPlan: llamaCppPlan, REASONS: REASONS,
+    customGpu: customGpu, memoryAt: memoryAt, fracFloat: fracFloat, llamaCppPlan: llamaCppPlan, llamaCppFitRow: llamaCppFitRow, REASONS: REASONS,
     workloadAt: workloadAt, servingThroughput: servingThroughput, cheapestOptions: cheapestOptions, marketGpus: marketGpus,
     stockGpus: stockGpus, optionJson: optionJson,
   };
