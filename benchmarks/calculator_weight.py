@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-SCRIPTS = ("planner.js", "calculator.js")
+SCRIPTS = ("tables.js", "planner.js", "calculator.js")  # what a model page with a calculator loads
 MODEL = "qwen3-32b"
 
 

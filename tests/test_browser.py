@@ -236,6 +236,59 @@ def test_no_serious_accessibility_violation(page, server, lang, path):
 
 
 @pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_gpus_index_sorts_and_filters_like_the_models_index(page, server, fixture_catalog, lang):
+    page.goto(f"{server}{lang}/gpus.html?vendor=AMD")
+    page.wait_for_function("!document.querySelector('[data-vram-index] form').hidden")
+    rows = "[...document.querySelectorAll('tr[data-gpu]')].filter(r => !r.hidden)"
+    assert page.locator("tr[data-gpu]").count() == len(fixture_catalog.gpus)
+    amd = {g.slug for g in fixture_catalog.gpus if g.vendor == "AMD"}
+    assert set(page.evaluate(f"() => {rows}.map(r => r.dataset.gpu)")) == amd == {"mi300x", "mi325x"}
+    page.select_option("[data-vram-index] select[name=vendor]", "")
+    page.fill("[data-vram-index] input[name=memory-gb]", "150")  # at least 150 GB
+    assert set(page.evaluate(f"() => {rows}.map(r => r.dataset.gpu)")) == {
+        g.slug for g in fixture_catalog.gpus if g.memory_bytes >= 150e9}
+    assert "memory-gb=150" in page.url
+    page.fill("[data-vram-index] input[name=memory-gb]", "")
+    page.check("[data-vram-index] input[name=priced]")
+    assert set(page.evaluate(f"() => {rows}.map(r => r.dataset.gpu)")) == {
+        g.slug for g in fixture_catalog.gpus if g.price_per_gpu_hour is not None}
+    page.uncheck("[data-vram-index] input[name=priced]")
+    # by price, cheapest first, the GPUs without a price last whichever the direction
+    page.click("button[data-sort=price]")
+    prices = page.evaluate(f"() => {rows}.map(r => r.dataset.price)")
+    priced = [p for p in prices if p]
+    assert [float(p) for p in priced] == sorted(float(p) for p in priced) and prices[len(priced):] == [""] * (len(prices) - len(priced))
+    page.click("button[data-sort=price]")
+    prices = page.evaluate(f"() => {rows}.map(r => r.dataset.price)")
+    assert [float(p) for p in prices if p] == sorted((float(p) for p in prices if p), reverse=True) and prices[-1] == ""
+    page.click("button[data-sort=memory]")
+    memories = page.evaluate(f"() => {rows}.map(r => Number(r.dataset.memory))")
+    assert memories == sorted(memories)
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("path, scripts", [
+    ("en/index.html", []), ("pt/gpus/h100-sxm.html", []), ("en/search.html", []),
+    ("en/gpus.html", ["tables.js"]), ("pt/models.html", ["tables.js"]),
+    ("en/models/llama-3-1-8b-instruct.html", ["tables.js", "planner.js", "calculator.js"]),
+    ("pt/fit.html", ["tables.js", "planner.js", "calculator.js"]),
+    ("index.html", None),  # the root page: it sends the reader to a language
+])
+def test_a_page_loads_only_the_scripts_it_uses_and_its_icon_once(page, server, path, scripts):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{server}{path}")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)  # a calculator's answer, and anything it would fetch after
+    ours = [url.rsplit("/", 1)[1] for url in requests if "/assets/javascripts/" in url and "bundle." not in url]
+    if scripts is not None:
+        assert ours == scripts
+    icons = [url for url in requests if "favicon" in url]
+    assert len(icons) == 1 and icons[0].endswith("/assets/images/favicon.png"), icons
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
 def test_the_models_index_sorts_and_filters(page, server, fixture_catalog, lang):
     page.goto(f"{server}{lang}/models.html?bits=4&fits-in-gb=100")
     page.wait_for_function("!document.querySelector('[data-vram-index] form').hidden")

@@ -88,3 +88,29 @@ def test_catalog_text_in_raw_html_is_in_the_pages_language(content_copy):
     text = LocalizedText("<b>rest</b>", (("pt", "<b>restante</b>"),))
     assert Renderer(catalog.site, "pt").html_text(text) == "&lt;b&gt;restante&lt;/b&gt;"
     assert Renderer(catalog.site, "en").html_text(text) == "&lt;b&gt;rest&lt;/b&gt;"
+
+
+def test_a_gpu_name_and_interconnect_with_words_show_in_each_page_s_language(content_copy):
+    """A catalog name that carries words (`Instinct MI250X (one GCD)`) and an interconnect are shown in
+    the page's language wherever the pages name the GPU: its page, the GPUs index, a model's setups."""
+    edit(content_copy, "gpus.yaml", "    name: H200 SXM\n", '    name: {en: "H200 SXM (one card)", pt: "H200 SXM (uma placa)"}\n')
+    edit(content_copy, "gpus.yaml", 'interconnect: {value: "NVLink 4, 900 GB/s"',
+         'interconnect: {value: {en: "NVLink 4, 900 GB/s, no bridge", pt: "NVLink 4, 900 GB/s, sem ponte"}')
+    catalog = load_catalog(content_copy)
+    gpu = next(g for g in catalog.gpus if g.slug == "h200")
+    assert gpu.name == "H200 SXM (one card)"  # code and the terminal read the English
+    pt, en = (twin(catalog, lang, "gpus/h200") for lang in ("pt", "en"))
+    assert pt.startswith("# H200 SXM (uma placa):") and "(one card)" not in pt
+    assert en.startswith("# H200 SXM (one card):") and "(uma placa)" not in en
+    h100_pt, h100_en = (twin(catalog, lang, "gpus/h100-sxm") for lang in ("pt", "en"))  # the first NVLink 4
+    assert "| Interconexão | NVLink 4, 900 GB/s, sem ponte |" in h100_pt
+    assert "| Interconnect | NVLink 4, 900 GB/s, no bridge |" in h100_en
+    assert "[H200 SXM (uma placa)](" in twin(catalog, "pt", "gpus")
+    assert "(one card)" not in twin(catalog, "pt", "models/kimi-k3")
+
+
+def test_the_shipped_gpu_names_and_interconnects_with_words_have_their_portuguese(catalog):
+    words = re.compile(r"\b(one|no|between|bridge|to the|mesh|way)\b")
+    missing = [f"{g.slug}: {field}" for g in catalog.gpus for field, text in (("name", g.name), ("interconnect", g.interconnect))
+               if text is not None and words.search(str(text)) and "pt" not in dict(getattr(text, "translations", ()))]
+    assert missing == []

@@ -62,6 +62,8 @@ SEED_DIFFERENCES = {
     "| QLoRA | 1.946 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 |":
         "| QLoRA | 1.946 GB: 8 × [B300](/pt/gpus/b300.html.md), a partir de US$\u00a036,80 por hora pelas 8 GPUs "
         "(preço de 27 de agosto de 2026) |",
+    # the "about" table's header row names its columns instead of being empty (issue 8/8)
+    "| | |": "| Propriedade | Valor |",
     # numbers in the "about" table are formatted per locale, like every other number on the page
     "| Parâmetros | `2.8T` |": "| Parâmetros | `2,8T` |",
     "| Janela de contexto (tokens) | `1,048,576` |": "| Janela de contexto (tokens) | `1.048.576` |",

@@ -180,7 +180,8 @@ REQUIRED_BY_KIND = {
 
 GPU_FIELDS = {
     "slug": Field(schema.gpu_slug, required=True),
-    "name": Field(schema.plain_text, required=True),
+    # a name with words in it may carry them in every language: {en: "… (one GCD)", pt: "… (um GCD)"}
+    "name": Field(schema.localized(schema.plain_text), required=True),
     "vendor": Field(schema.plain_text, required=True),
     "memory_gb": Field(MEMORY_GB, required=True, sourced=True),
     "reported_memory_gib": Field(MEMORY_GB, sourced=True),
@@ -190,7 +191,7 @@ GPU_FIELDS = {
     "compute_capability": Field(COMPUTE_CAPABILITY, sourced=True),
     "memory_type": Field(schema.plain_text, sourced=True),
     "bandwidth_gb_s": Field(BANDWIDTH_GB_S, sourced=True),
-    "interconnect": Field(schema.plain_text, sourced=True),
+    "interconnect": Field(schema.localized(schema.plain_text), sourced=True),
     # dense (not 2:4-sparse) tensor-core peaks, TFLOPS: BF16 (FP16 on GPUs without BF16), FP8, FP4
     "tensor_tflops_bf16": Field(TFLOPS, sourced=True),
     "tensor_tflops_fp8": Field(TFLOPS, sourced=True),

@@ -8,20 +8,32 @@ from types import MappingProxyType
 from typing import Mapping
 
 
-@dataclass(frozen=True)
-class LocalizedText:
-    """Catalog text that pages show (a remark, a published format): English, and the same text in
-    other site languages where the catalog gives it. `str()` is the English."""
+class LocalizedText(str):
+    """Catalog text that pages show (a remark, a published format, a GPU's name): English, and the
+    same text in other site languages where the catalog gives it. It is the English string itself
+    (code that sorts, compares or prints it in the terminal reads the English); the pages' renderer
+    writes it in the page's language (render.py)."""
 
-    english: str
-    translations: tuple[tuple[str, str], ...] = ()  # (language, text), sorted by language
+    translations: tuple[tuple[str, str], ...]  # (language, text), sorted by language
+
+    def __new__(cls, english: str, translations: tuple[tuple[str, str], ...] = ()) -> "LocalizedText":
+        text = super().__new__(cls, english)
+        text.translations = tuple(translations)
+        return text
+
+    def __reduce__(self):  # copied and pickled with its translations
+        return (LocalizedText, (self.english, self.translations))
+
+    @property
+    def english(self) -> str:
+        return str.__str__(self)
 
     def in_language(self, lang: str) -> str:
         """The text in `lang`, or the English where the catalog has no translation."""
         return dict(self.translations).get(lang, self.english)
 
-    def __str__(self) -> str:
-        return self.english
+    def __repr__(self) -> str:  # cache keys compare records by repr: a translation is part of the text
+        return f"LocalizedText({self.english!r}, {self.translations!r})"
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,8 @@ def front_matter(site: Site, lang: str, page: str, rendered: RenderedPage, rende
     }
     if rendered.description:
         meta["description"] = rendered.description
+    if rendered.scripts:  # overrides/main.html loads them: only the pages that use them do
+        meta["scripts"] = list(rendered.scripts)
     structured = json_ld(rendered.faq, _breadcrumbs(site, lang, page, rendered.title, renderer))
     if structured:
         meta["json_ld"] = structured

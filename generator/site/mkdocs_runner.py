@@ -55,10 +55,6 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
         "plugins": [],
         "markdown_extensions": ["tables", "attr_list", "md_in_html", {"toc": {"permalink": False}}],
         "extra_css": ["assets/stylesheets/vram.css"],
-        "extra_javascript": [
-            {"path": "assets/javascripts/planner.js", "defer": True},
-            {"path": "assets/javascripts/calculator.js", "defer": True},
-        ],
         "extra": {
             "alternate": [
                 {"name": LANGUAGES[other].name, "link": f"{base}{other}/", "lang": other}

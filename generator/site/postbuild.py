@@ -10,6 +10,7 @@ from xml.sax.saxutils import escape, quoteattr
 from generator.languages import LANGUAGES, load_translations
 from generator.site import paths
 from generator.site.files import write_if_changed
+from generator.site.shared_assets import ASSETS
 from generator.site.render import escape_markdown
 from generator.site.structured_data import inert_json
 from generator.catalog.records import Catalog, Site
@@ -85,6 +86,7 @@ def write_root_index(site_dir: Path, site: Site) -> None:
   <title>{html.escape(site.brand)}</title>
   <meta name="description" content="{html.escape(description)}">
   <link rel="canonical" href="{html.escape(site.base_url)}">
+  <link rel="icon" href="{ASSETS}/images/favicon.png">
 {alternates}
   <link rel="alternate" hreflang="x-default" href="{html.escape(site.base_url)}">
   <script>

@@ -44,6 +44,7 @@ class RenderedPage:
     markdown: str
     title: str  # plain text
     faq: tuple[tuple[str, str], ...]  # (question, answer) as plain text
+    scripts: tuple[str, ...] = ()  # the scripts the page loads (assets/javascripts/<name>.js), in order
 
     @property
     def description(self) -> str:
@@ -311,6 +312,7 @@ class Renderer:
             markdown=str(module),
             title=markdown_text(module.title),
             faq=tuple((markdown_text(q), markdown_text(a)) for q, a in faq.items) if faq else (),
+            scripts=tuple(getattr(module, "scripts", ())),
         )
 
     def _linker(self, from_page: str, twin: bool) -> Callable[[str, str], Markdown]:
@@ -322,6 +324,6 @@ class Renderer:
                 target = prefix + paths.twin_file(self.lang, to_page)
             else:
                 target = paths.relative_source_link(from_page, to_page) + quote(query, safe=_URL_SAFE)
-            return Markdown(f"[{escape_markdown(text)}]({target})")
+            return Markdown(f"[{escape_markdown(self._in_language(text))}]({target})")
 
         return link

@@ -246,6 +246,11 @@ class GpusIndexPage:
     path: str
     gpus: tuple[tuple[Gpu, str], ...]  # (GPU, page path)
 
+    @property
+    def vendors(self) -> tuple[str, ...]:
+        """The index's vendor filter: every vendor of the catalog, by name."""
+        return tuple(sorted({gpu.vendor for gpu, _ in self.gpus}, key=str.lower))
+
 
 @dataclass(frozen=True)
 class HomePage:

@@ -1,16 +1,15 @@
-// The calculator of model pages and the "What fits my GPUs" page. No dependencies.
+// The calculator of model pages and the "What fits my GPUs" page. No dependencies but the two
+// scripts the pages load before it: planner.js (the physics) and tables.js (the address, sorting).
 //
 // planner.js computes; this file reads the form and the address, writes the figures (as text, never
 // as HTML) and keeps the question in the address. Without it, the pages' static tables answer.
 (function () {
   "use strict";
 
-  var P = window.VramPlanner;
+  var P = window.VramPlanner, T = window.VramTables;  // tables.js: the address, sorting, showing and hiding
+  var fill = T.fill, readAddress = T.readAddress, writeAddress = T.writeAddress, answerEveryChange = T.answerEveryChange;
+  var showNote = T.showNote, setHidden = T.setHidden, makeSortable = T.makeSortable;
   var COMMON = ["offer", "gpu", "gpu-memory-gb", "gpu-bandwidth-gbs", "count", "context", "users", "engine", "kv-dtype"];
-
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (match, key) { return key in values ? values[key] : match; });
-  }
 
   function getJson(url) {
     return fetch(url).then(function (response) {
@@ -52,63 +51,6 @@
     };
   }
 
-  // ---- the address ---------------------------------------------------------------------------
-  // A value from the address is kept only when the form accepts it: an option of a select, a
-  // number within the input's bounds (whole where its step is 1), a checkbox's "1".
-  function acceptable(field, value) {
-    if (field.tagName === "SELECT") {
-      return Array.prototype.some.call(field.options, function (option) { return option.value === value; });
-    }
-    if (field.type === "checkbox") return value === "1";
-    if (!/^\d+(\.\d+)?$/.test(value) || value.length > 12) return false;
-    var number = Number(value);
-    if (field.step === "1" && !Number.isInteger(number)) return false;
-    return number >= Number(field.min) && number <= Number(field.max);
-  }
-
-  function readAddress(form, names) {
-    var params = new URLSearchParams(window.location.search), ignored = [];
-    names.forEach(function (name) {
-      if (!params.has(name)) return;
-      var field = form.elements[name], value = params.get(name);
-      if (field && acceptable(field, value)) {
-        if (field.type === "checkbox") field.checked = true; else field.value = value;
-      } else {
-        ignored.push(name);
-      }
-    });
-    return ignored;
-  }
-
-  function writeAddress(form, names) {
-    var params = new URLSearchParams();
-    names.forEach(function (name) {
-      var field = form.elements[name];
-      if (!field || field.closest("[hidden]")) return;
-      if (field.type === "checkbox") { if (field.checked) params.set(name, "1"); return; }
-      if (field.value !== "") params.set(name, field.value);
-    });
-    var query = "?" + params.toString();
-    window.history.replaceState(null, "", query + window.location.hash);
-    // The language switch keeps the question.
-    document.querySelectorAll("a.md-select__link[hreflang]").forEach(function (link) {
-      link.href = link.href.split(/[?#]/)[0] + query;
-    });
-  }
-
-  // The question is answered now and again on every change of the form (which never submits).
-  function answerEveryChange(form, update) {
-    form.addEventListener("input", update);
-    form.addEventListener("change", update);
-    form.addEventListener("submit", function (event) { event.preventDefault(); });
-    update();
-  }
-
-  function showNote(note, lines) {
-    note.textContent = lines.join(" ");
-    setHidden(note, lines.length === 0);
-  }
-
   // ---- the question --------------------------------------------------------------------------
   // The GPUs a question may use: the operator's stock (shared.json's `stock`: its GPU types with
   // their machine shapes in stock, its prices and whether machines join) where the form asks for
@@ -125,6 +67,14 @@
       if (first) select.value = first.value;
     }
     return stock;
+  }
+
+  // The GPUs' names in the page's language, as its GPU list shows them (a catalog name may carry
+  // words: shared.json has the English, the same for every language).
+  function namesOfThePage(form, shared) {
+    var names = {};
+    Array.prototype.forEach.call(form.elements.gpu.options, function (option) { names[option.value] = option.textContent; });
+    shared.gpus.concat(shared.stock || []).forEach(function (gpu) { if (names[gpu.slug]) gpu.name = names[gpu.slug]; });
   }
 
   function chosenGpu(form, shared) {
@@ -234,12 +184,6 @@
     });
   }
 
-  // Elements and figures change only when their value does: writing the same value again would still
-  // make the browser lay out the page anew (a table of hundreds of rows on the models index).
-  function setHidden(element, hidden) {
-    if (element.hidden !== hidden) element.hidden = hidden;
-  }
-
   function setOut(root, field, shown, raw) {
     var element = root.querySelector('[data-out="' + field + '"]');
     if (!element) return;
@@ -336,6 +280,7 @@
     var base = root.dataset.data;
     Promise.all([getJson(base + "/shared.json"), getJson(base + "/models/" + root.dataset.model + ".json")]).then(function (data) {
       var shared = data[0], model = data[1];
+      namesOfThePage(form, shared);
       var ignored = readAddress(form, names);
       var addressNote = ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : [];
       var chartTask = null;
@@ -430,6 +375,7 @@
     }
     Promise.all([getJson(base + "/shared.json"), getJson(base + "/models.json")]).then(function (data) {
       var shared = data[0], models = {};
+      namesOfThePage(form, shared);
       data[1].forEach(function (model) { models[model.slug] = model; });
       var ignored = readAddress(form, names);
       var addressNote = ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : [];
@@ -519,59 +465,7 @@
     }).catch(function () { form.hidden = true; });
   }
 
-  // Header buttons sort the rows by their data-<key> value (as text, or as numbers); a first click
-  // sorts ascending (the models index is served newest first, so it reverses that order).
-  function makeSortable(root, body) {
-    var sortKey = null, ascending = true;
-    root.querySelectorAll("button[data-sort]").forEach(function (button) {
-      button.addEventListener("click", function () {
-        var key = button.dataset.sort, numeric = button.dataset.sortType === "number";
-        ascending = sortKey === key ? !ascending : true;
-        sortKey = key;
-        var rows = Array.prototype.slice.call(body.rows);
-        rows.sort(function (a, b) {
-          var va = a.dataset[key], vb = b.dataset[key];
-          if (numeric) { va = Number(va); vb = Number(vb); } else { va = va.toLowerCase(); vb = vb.toLowerCase(); }
-          return (va < vb ? -1 : va > vb ? 1 : 0) * (ascending ? 1 : -1);
-        });
-        rows.forEach(function (row) { body.appendChild(row); });
-        root.querySelectorAll("th[aria-sort]").forEach(function (th) { th.setAttribute("aria-sort", "none"); });
-        button.closest("th").setAttribute("aria-sort", ascending ? "ascending" : "descending");
-      });
-    });
-  }
-
-  // ---- the models index: sort by any column, filter by family and by what fits in N GB ---------
-  function modelsIndex(root) {
-    var form = root.querySelector("[data-vram-form]"), body = root.querySelector("tbody");
-    var text = JSON.parse(root.querySelector("script[data-vram-text]").textContent);
-    var names = ["family", "fits-in-gb", "bits"].concat(form.elements["in-stock"] ? ["in-stock"] : []);
-    var ignored = readAddress(form, names);
-    var note = document.createElement("p");
-    note.className = "vram-calc__note";
-    note.setAttribute("role", "status");
-    form.after(note);
-    showNote(note, ignored.length ? [fill(text.ignored, { names: ignored.join(", ") })] : []);
-    makeSortable(root, body);
-    form.hidden = false;
-    answerEveryChange(form, function () {
-      var family = form.elements.family.value, field = form.elements["fits-in-gb"];
-      var limit = field.value && field.checkValidity() ? Number(field.value) * 1e9 : null;
-      var key = "bytes" + form.elements.bits.value, stock = form.elements["in-stock"];
-      Array.prototype.forEach.call(body.rows, function (row) {  // in stock: a precision a setup in stock holds (data-in-stock)
-        setHidden(row, Boolean(family && row.dataset.family !== family) || (limit !== null && Number(row.dataset[key]) > limit) ||
-                       Boolean(stock && stock.checked && !row.dataset.inStock));
-      });
-      writeAddress(form, names);
-    });
-  }
-
   function start() {
-    // the detailed sections of model pages stay open on wide screens and fold on phones
-    if (window.matchMedia("(max-width: 44.9375em)").matches) {
-      document.querySelectorAll("details.vram-fold[open]").forEach(function (section) { section.open = false; });
-    }
-    document.querySelectorAll("[data-vram-index]").forEach(modelsIndex);
     if (!P) return;
     document.querySelectorAll("[data-vram-calc]").forEach(modelPage);
     document.querySelectorAll("[data-vram-fit]").forEach(fitPage);
