@@ -51,6 +51,7 @@ def test_rebuilds_touch_only_what_changed_and_equal_a_full_build(tmp_path, conte
         assert f"{lang}/models/kimi-k3.html" in touched and f"{lang}/models/kimi-k3.html.md" in touched
     assert {t for t in touched if "models/" in t and "kimi-k3" not in t and not t.endswith("sitemap.xml")} == set()
     assert changed(docs_first, snapshot(docs)) == {"pt/models/kimi-k3.md", "en/models/kimi-k3.md"}
+    assert "api/v1/models/kimi-k3.json" in touched  # its API file too, and no other model's
     full = tmp_path / "full" / "site"
     build(content_copy, full)
     assert_same_bytes(out, full)
@@ -67,6 +68,7 @@ def test_rebuilds_touch_only_what_changed_and_equal_a_full_build(tmp_path, conte
         assert path in changed(after_edit, added), path
     assert "llama-3-1-8b-instruct-copy.html" in (out / "pt" / "models.html").read_text()
     assert "llama-3-1-8b-instruct-copy.html.md" in (out / "llms.txt").read_text()
+    assert (out / "api" / "v1" / "models" / "llama-3-1-8b-instruct-copy.json").is_file()
     shutil.rmtree(full.parent)
     build(content_copy, full)
     assert_same_bytes(out, full)
@@ -75,6 +77,8 @@ def test_rebuilds_touch_only_what_changed_and_equal_a_full_build(tmp_path, conte
     copy.unlink()
     build(content_copy, out)
     assert not (out / "pt" / "models" / "llama-3-1-8b-instruct-copy.html").exists()
+    assert not (out / "api" / "v1" / "models" / "llama-3-1-8b-instruct-copy.json").exists()
+    assert "llama-3-1-8b-instruct-copy" not in (out / "api" / "v1" / "index.json").read_text()
     assert "llama-3-1-8b-instruct-copy" not in (out / "sitemap.xml").read_text()
 
 

@@ -7,7 +7,7 @@ from generator.sizing.setups import RUNTIME_OVERHEAD, Setup
 from generator.sizing.size_report import KV_BITS, SizeReport
 
 
-def _setup_json(setup: Setup | None) -> dict | None:
+def setup_json(setup: Setup | None) -> dict | None:
     if setup is None:
         return None
     price = setup.price_per_hour
@@ -44,10 +44,10 @@ def report_json(report: SizeReport) -> dict:
             "full": report.full_fine_tuning_bytes,
         },
         "required_bytes": report.required_bytes,
-        "smallest_setup": _setup_json(report.smallest_setup),
+        "smallest_setup": setup_json(report.smallest_setup),
         # the operator's own stock (inventory.yaml): the cheapest setup in it, and its largest machine
-        "in_stock_setup": _setup_json(report.in_stock_setup),
-        "largest_node_in_stock": _setup_json(report.largest_node),
+        "in_stock_setup": setup_json(report.in_stock_setup),
+        "largest_node_in_stock": setup_json(report.largest_node),
         "decode_tokens_per_second": report.decode_tokens_per_second,
         "decode_tokens_per_second_total": report.decode_tokens_per_second_total,
     }

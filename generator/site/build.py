@@ -13,11 +13,13 @@ from pathlib import Path
 from generator.catalog.records import Catalog
 from generator.site.cache import BuildCache, build_key
 from generator.site.errors import BuildError
-from generator.site.language import build_language
+from generator.site.api import ApiWriter
+from generator.site.language import build_language, write_sources
 from generator.site.lock import build_lock
 from generator.site.mkdocs_runner import reproducible_environment
 from generator.site.postbuild import write_llms_txt, write_plan_data, write_robots_txt, write_root_index, write_sitemap
 from generator.site.progress import Progress
+from generator.site.render import Renderer
 from generator.site.search_index import write_search_index
 from generator.site.shared_assets import share_assets
 from generator.site.publish import check_out_dir, mark, publish, remove_stale_staging, remove_staging, staging_dir
@@ -48,11 +50,13 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             with reproducible_environment(catalog.site.prices_date):
                 cache = BuildCache(out_dir, build_key(catalog))
                 specs = site_pages(catalog)
-                titles = [
-                    (lang, page, title)
-                    for lang in catalog.site.languages
-                    for page, title in build_language(catalog, lang, specs, cache, progress).items()
-                ]
+                renderers = {lang: Renderer(catalog.site, lang) for lang in catalog.site.languages}
+                api = ApiWriter(cache.site_dir, catalog)
+                sources = write_sources(catalog, specs, renderers, cache, progress, api.write)
+                api.finish([spec.path for spec in specs])
+                for lang, renderer in renderers.items():
+                    build_language(catalog, lang, specs, renderer, sources[lang], cache, progress)
+                titles = [(lang, page, title) for lang in renderers for page, title in sources[lang].titles.items()]
             site_dir = cache.site_dir
             share_assets(site_dir, catalog.site.languages)
             write_sitemap(site_dir, catalog.site, [spec.path for spec in specs])
