@@ -37,7 +37,7 @@ from generator.cli.cheapest_output import cheapest_json, cheapest_text
 from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
-from generator.catalog.schema import NOT_TEXT
+from generator.catalog.schema import NOT_TEXT, whole_number
 from generator.site.build import build_site
 from generator.site.errors import BuildError
 from generator.site.progress import Progress
@@ -83,6 +83,8 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
         help="absolute https:// URL the site is served from (http:// for a preview on localhost), "
         "overriding site.yaml's base_url",
     )
+    build.add_argument("--jobs", type=_whole_number(whole_number(1, 256)), metavar="N",
+                       help="processes that build pages and languages at once (default: the cores this machine gives it)")
     commands.add_parser("check", parents=[content], help="validate the catalog only")
     size = commands.add_parser(
         "size",
@@ -330,7 +332,7 @@ def _run(args) -> int:
     started = time.monotonic()
     progress = Progress()
     try:
-        pages = build_site(catalog, args.out, progress)
+        pages = build_site(catalog, args.out, progress, args.jobs)
         languages = len(catalog.site.languages)
         print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
               f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")

@@ -14,7 +14,8 @@ from generator.catalog.records import Catalog
 from generator.site.cache import BuildCache, build_key
 from generator.site.errors import BuildError
 from generator.site.api import ApiWriter
-from generator.site.language import build_language, write_sources
+from generator.site.language import build_languages, write_sources
+from generator.site.parallel import available_cores
 from generator.site.lock import build_lock
 from generator.site.mkdocs_runner import reproducible_environment
 from generator.site.postbuild import write_llms_txt, write_plan_data, write_robots_txt, write_root_index, write_sitemap
@@ -36,9 +37,11 @@ def _written_path(error: OSError, out_dir: Path) -> Path:
     return out_dir
 
 
-def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None) -> int:
-    """Build the whole site into `out_dir`, atomically; return the number of pages written."""
+def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None, jobs: int | None = None) -> int:
+    """Build the whole site into `out_dir`, atomically; return the number of pages written. `jobs`:
+    processes for the pages and the languages (default: the cores this process may use)."""
     progress = progress or Progress()
+    jobs = available_cores() if jobs is None else jobs
     out_dir = out_dir.absolute()
     if out_dir.is_symlink():  # build where the link points: the link stays as it was
         out_dir = out_dir.resolve()
@@ -52,10 +55,9 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
                 specs = site_pages(catalog)
                 renderers = {lang: Renderer(catalog.site, lang) for lang in catalog.site.languages}
                 api = ApiWriter(cache.site_dir, catalog)
-                sources = write_sources(catalog, specs, renderers, cache, progress, api.write)
+                sources = write_sources(catalog, specs, renderers, cache, progress, api.write, jobs)
                 api.finish([spec.path for spec in specs])
-                for lang, renderer in renderers.items():
-                    build_language(catalog, lang, specs, renderer, sources[lang], cache, progress)
+                build_languages(catalog, specs, renderers, sources, cache, progress, jobs)
                 titles = [(lang, page, title) for lang in renderers for page, title in sources[lang].titles.items()]
             site_dir = cache.site_dir
             share_assets(site_dir, catalog.site.languages)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 from dataclasses import dataclass, field
 from typing import Callable
@@ -13,6 +14,7 @@ from generator.site.cache import BuildCache, KeepMtimes, remove_stale
 from generator.site.files import write_if_changed
 from generator.site.front_matter import front_matter
 from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
+from generator.site.parallel import run_all
 from generator.site.progress import Progress
 from generator.site.render import Renderer
 from generator.site.shared_assets import point_at_shared_assets
@@ -32,32 +34,52 @@ class Sources:
     written: int = 0
 
 
+# The build's pages, set while write_sources runs: forked workers inherit them (parallel.py).
+_JOB: tuple | None = None
+
+
+def _page_sources(index: int) -> list[tuple[str, str, str | None, int, dict | None]]:
+    """One page in every language: (lang, title, twin, sources written, cache entry); nothing is built
+    for a language whose source is unchanged (twin and entry None)."""
+    catalog, specs, renderers, cache, on_built = _JOB
+    spec, page, results = specs[index], None, []
+    for lang, renderer in renderers.items():
+        entry = cache.pages.get(f"{lang}:{spec.path}")
+        source = cache.docs_dir(lang) / paths.source_file(spec.path)
+        if spec.cache_key and entry and entry["hash"] == spec.cache_key and source.is_file():
+            results.append((lang, entry["title"], None, 0, None))
+            continue
+        if page is None:
+            page = spec.build()
+            on_built(page)
+        rendered = renderer.render_page(page, twin=False)
+        written = write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)
+        results.append((lang, rendered.title, renderer.render(page, twin=True), written,
+                        {"hash": spec.cache_key, "title": rendered.title}))
+    return results
+
+
 def write_sources(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, Renderer], cache: BuildCache,
-                  progress: Progress, on_built: Callable[[Page], None]) -> dict[str, Sources]:
-    """Write each page's Markdown source in every language; a page's view model is built once for all
-    of them (and given to `on_built`: the API), and not at all where every language's source is
-    unchanged (a model page whose content key is the cache's)."""
+                  progress: Progress, on_built: Callable[[Page], None], jobs: int = 1) -> dict[str, Sources]:
+    """Write each page's Markdown source in every language, on `jobs` workers; a page's view model is
+    built once for all of them (and given to `on_built`: the API), and not at all where every
+    language's source is unchanged (a model page whose content key is the cache's)."""
+    global _JOB
     done = {lang: Sources() for lang in renderers}
     progress.start("Markdown", len(specs))
-    for spec in specs:
-        page = None
-        for lang, renderer in renderers.items():
-            entry_key = f"{lang}:{spec.path}"
-            entry = cache.pages.get(entry_key)
-            source = cache.docs_dir(lang) / paths.source_file(spec.path)
-            sources = done[lang]
-            if spec.cache_key and entry and entry["hash"] == spec.cache_key and source.is_file():
-                sources.titles[spec.path] = entry["title"]
-                continue
-            if page is None:
-                page = spec.build()
-                on_built(page)
-            rendered = renderer.render_page(page, twin=False)
-            sources.written += write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)
-            sources.twins[spec.path] = renderer.render(page, twin=True)
-            cache.pages[entry_key] = {"hash": spec.cache_key, "title": rendered.title}
-            sources.titles[spec.path] = rendered.title
-        progress.advance()
+    _JOB = (catalog, specs, renderers, cache, on_built)
+    try:
+        for spec, results in zip(specs, run_all(_page_sources, range(len(specs)), jobs, chunk=4)):
+            for lang, title, twin, written, entry in results:
+                sources = done[lang]
+                sources.titles[spec.path] = title
+                sources.written += written
+                if entry is not None:
+                    sources.twins[spec.path] = twin
+                    cache.pages[f"{lang}:{spec.path}"] = entry
+            progress.advance()
+    finally:
+        _JOB = None
     progress.finish_line()
     for lang in renderers:
         docs_dir = cache.docs_dir(lang)
@@ -93,3 +115,27 @@ def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], renderer:
     progress.finish_line()
     _write_twins(lang, specs, sources.twins, renderer, cache)
     rewritten.restore()
+
+
+def _language_html(lang: str) -> None:
+    catalog, specs, renderers, sources, cache = _JOB
+    build_language(catalog, lang, specs, renderers[lang], sources[lang], cache, Progress(io.StringIO()))  # quiet
+
+
+def build_languages(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, Renderer], sources: dict[str, Sources],
+                    cache: BuildCache, progress: Progress, jobs: int = 1) -> None:
+    """Every language's HTML: one after the other with their progress, or at the same time on
+    `jobs` workers (each MkDocs build is one process's work), with one progress line for all."""
+    global _JOB
+    if jobs <= 1 or len(renderers) <= 1:
+        for lang, renderer in renderers.items():
+            build_language(catalog, lang, specs, renderer, sources[lang], cache, progress)
+        return
+    progress.start(f"HTML ({', '.join(renderers)} at once)", 0)
+    _JOB = (catalog, specs, renderers, sources, cache)
+    try:
+        for _ in run_all(_language_html, list(renderers), jobs):
+            pass
+    finally:
+        _JOB = None
+    progress.finish_line()

@@ -41,6 +41,7 @@ from generator.sizing.layer_kinds import (
     RecurrentStateLayers, layer_kinds, pattern_letter, recurrent_layer_indices, windowed_layer_indices,
 )
 from generator.sizing.llama_cpp_compressed import layer_letters, layer_stores, letter_bytes
+from generator.sizing.memo import per_record
 from generator.sizing.llama_cpp_context import AUTO_SLOTS, CONTEXT_PADDING, N_UBATCH
 from generator.sizing.speed import OFFLOAD_BANDWIDTHS
 
@@ -155,6 +156,7 @@ class LlamaCppLayers:
     tied: bool  # the output head is the embedding table
 
 
+@per_record
 def llama_cpp_layers(model: Model, quant: str, imatrix: bool = False) -> LlamaCppLayers:
     file = gguf_file(model, quant, imatrix)
     layers = gguf_blocks(model)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from generator.sizing.memo import per_record
 from generator.catalog.records import COMPONENTS, Architecture, Model
 from generator.sizing.layer_kinds import (
     LayerTensor, attention_layer_groups, attention_tensors, layer_attention, linear_attention_tensors,
@@ -92,8 +93,9 @@ def _moe_layer(model: Model, layers: int, hashed: int = 0) -> list[Tensors]:
     return tensors
 
 
-def tensors(model: Model) -> list[Tensors]:
-    """Every weight tensor of the model's checkpoint, by component."""
+@per_record
+def tensors(model: Model) -> tuple[Tensors, ...]:
+    """Every weight tensor of the model's checkpoint, by component (remembered per model: memo.py)."""
     arch = model.architecture
     hidden = arch.hidden_size
     result = [Tensors("embeddings", arch.vocab_size, hidden, 1, arch.vocab_size)]  # vocab-parallel
@@ -111,7 +113,7 @@ def tensors(model: Model) -> list[Tensors]:
         result += _extra_layers(model)
     if arch.vision:
         result += _vision(arch)
-    return result
+    return tuple(result)
 
 
 def hyper_connections(arch: Architecture, layers: int, head: bool) -> list[Tensors]:

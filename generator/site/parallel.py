@@ -1,0 +1,36 @@
+"""Running a build's independent work on the machine's cores: pages, then the languages' MkDocs builds.
+
+Workers are forked (Linux, macOS with fork): they inherit the build's records and the work list,
+so only an index goes to a worker and only its small result comes back. With one job, or one item,
+the work runs in this process. Results come back in the order of the items, whatever order the
+workers finish in, so the output is the same for any number of jobs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Iterable, Iterator, TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def available_cores() -> int:
+    """The cores this process may run on (a container's or a CI runner's share, not the host's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_all(function: Callable[[Item], Result], items: Iterable[Item], jobs: int, chunk: int = 1) -> Iterator[Result]:
+    """`function` on every item, on up to `jobs` forked workers; results in the items' order.
+    `function` must be a module-level function (workers find it by name)."""
+    items = list(items)
+    if jobs <= 1 or len(items) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(function, items)
+        return
+    with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
+        yield from pool.map(function, items, chunksize=chunk)
