@@ -122,3 +122,13 @@ def test_progress_shows_on_a_terminal_only():
             assert "pt: HTML: 25/60 pages" in terminal.text and terminal.text.endswith("pt: HTML: 60/60 pages\n")
         else:
             assert terminal.text == ""
+
+
+def test_the_same_site_whatever_the_number_of_jobs(tmp_path, content_copy):
+    """Pages built on forked workers (build --jobs) come out byte for byte as in one process."""
+    one, two = tmp_path / "one" / "site", tmp_path / "two" / "site"
+    for out, jobs in ((one, "1"), (two, "2")):
+        result = run_build(content_copy, out, "--jobs", jobs)
+        assert result.returncode == 0, result.stderr
+    assert_same_bytes(one, two)
+    assert (two / "api" / "v1" / "models" / "kimi-k3.json").is_file()

@@ -85,6 +85,16 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
     )
     build.add_argument("--jobs", type=_whole_number(whole_number(1, 256)), metavar="N",
                        help="processes that build pages and languages at once (default: the cores this machine gives it)")
+    serve = commands.add_parser(
+        "serve", parents=[content], help="build, serve on localhost and remake the pages an edit changes",
+        description="A live preview: build the site for http://127.0.0.1:PORT/, serve it there, and on every "
+        "change to the catalog remake what it changes (a model's own pages first, in about a second, then the "
+        "pages that list every model); the browser reloads by itself. Not for publishing: build does that.")
+    serve.add_argument("--out", type=Path, default=Path("site-preview"), help="output folder (default: site-preview)")
+    serve.add_argument("--port", type=_whole_number(whole_number(1024, 65535)), default=8000,
+                       help="port on 127.0.0.1 (default: 8000)")
+    serve.add_argument("--jobs", type=_whole_number(whole_number(1, 256)), metavar="N",
+                       help="processes for the full builds (default: the cores this machine gives it)")
     commands.add_parser("check", parents=[content], help="validate the catalog only")
     size = commands.add_parser(
         "size",
@@ -263,6 +273,31 @@ def _one_line(message: str) -> str:
     return NOT_TEXT.sub(lambda found: ascii(found.group())[1:-1], message)
 
 
+def _serve(catalog, args) -> int:
+    from dataclasses import replace
+
+    from generator.site.preview import Preview, serve_forever
+
+    base_url = f"http://127.0.0.1:{args.port}/"  # the pages' absolute links lead to the preview
+
+    def at_preview(found):
+        return None if found is None else replace(found, site=replace(found.site, base_url=base_url))
+
+    preview = Preview(args.content, args.out, at_preview(catalog), args.jobs, lambda line: print(line, file=sys.stderr))
+    try:
+        serve_forever(preview, args.port, lambda: at_preview(_load(args.content)))
+    except BuildError as error:
+        print(_one_line(f"serve: {error}"), file=sys.stderr)
+        return 1
+    except OSError as error:  # the port is taken, or the folder cannot be written
+        print(_one_line(f"serve: {error.strerror or error}{f': {error.filename}' if error.filename else ''}"
+                        + (f" (port {args.port}: choose another with --port)" if error.errno == 98 else "")), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"stopped: {args.out}/ holds the last preview", file=sys.stderr)
+    return 0
+
+
 def _load(content: Path):
     try:
         return load_catalog(content, model_problems)
@@ -318,6 +353,8 @@ def _run(args) -> int:
         return _import_prices(catalog, args)
     if args.command == "inventory":
         return import_inventory(catalog, args.feed, args.content, _utc_today(), _one_line)
+    if args.command == "serve":
+        return _serve(catalog, args)
     if args.base_url:
         from dataclasses import replace
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import io
 import logging
 import os
 from pathlib import Path
@@ -140,13 +141,9 @@ class _Collect(logging.Handler):
             self.lines.append(record.getMessage().splitlines()[0])
 
 
-def run_mkdocs(config_file: Path, dirty: bool, progress: Progress, rewrite: Callable[[str, int], str]) -> None:
-    """Build with MkDocs; its log is kept quiet, and its first warning becomes a BuildError.
-    `rewrite(html, depth)` is applied to every page and template it writes (shared_assets.py);
-    depth: the folders between the page and its language folder."""
-    from mkdocs.commands.build import build
+def _load(config_file: Path, progress: Progress, rewrite: Callable[[str, int], str]):
+    """The configuration, with the plugin that counts pages and rewrites what MkDocs writes."""
     from mkdocs.config import load_config
-    from mkdocs.exceptions import MkDocsException
     from mkdocs.plugins import BasePlugin
 
     class CountAndRewritePages(BasePlugin):
@@ -157,6 +154,16 @@ def run_mkdocs(config_file: Path, dirty: bool, progress: Progress, rewrite: Call
         def on_post_template(self, output_content, template_name, config):
             return rewrite(output_content, template_name.count("/"))
 
+    config = load_config(config_file=str(config_file))
+    config.plugins["vram-guide-pages"] = CountAndRewritePages()
+    return config
+
+
+@contextlib.contextmanager
+def _quiet_log(config_file: Path) -> Iterator[None]:
+    """MkDocs' log kept quiet; its first warning or error becomes a BuildError."""
+    from mkdocs.exceptions import MkDocsException
+
     logger = logging.getLogger("mkdocs")
     build_logger = logging.getLogger("mkdocs.commands.build")
     collect = _Collect()
@@ -164,9 +171,9 @@ def run_mkdocs(config_file: Path, dirty: bool, progress: Progress, rewrite: Call
     build_logger.addFilter(_not_the_dirty_warning)
     propagate, logger.propagate = logger.propagate, False
     try:
-        config = load_config(config_file=str(config_file))
-        config.plugins["vram-guide-pages"] = CountAndRewritePages()
-        build(config, dirty=dirty)
+        yield
+        if collect.lines:
+            raise BuildError(f"mkdocs ({config_file.name}): {collect.lines[0]}")
     except (MkDocsException, SystemExit) as error:
         detail = collect.lines[0] if collect.lines else str(error)
         raise BuildError(f"mkdocs build failed ({config_file.name}): {detail}") from None
@@ -174,3 +181,52 @@ def run_mkdocs(config_file: Path, dirty: bool, progress: Progress, rewrite: Call
         logger.removeHandler(collect)
         build_logger.removeFilter(_not_the_dirty_warning)
         logger.propagate = propagate
+
+
+def run_mkdocs(config_file: Path, dirty: bool, progress: Progress, rewrite: Callable[[str, int], str]) -> None:
+    """Build with MkDocs; its log is kept quiet, and its first warning becomes a BuildError.
+    `rewrite(html, depth)` is applied to every page and template it writes (shared_assets.py);
+    depth: the folders between the page and its language folder."""
+    from mkdocs.commands.build import build
+
+    with _quiet_log(config_file):
+        build(_load(config_file, progress, rewrite), dirty=dirty)
+
+
+class LivePages:
+    """One language's MkDocs site kept in memory (the preview): a page's Markdown source is made
+    HTML again alone, with the navigation and theme of the full build. It uses MkDocs 1.6's own
+    steps of a build (mkdocs/commands/build.py: _populate_page, then _build_page)."""
+
+    def __init__(self, config_file: Path, rewrite: Callable[[str, int], str]):
+        from mkdocs.commands.build import _populate_page
+        from mkdocs.structure.files import get_files
+        from mkdocs.structure.nav import get_navigation
+        from mkdocs.structure.pages import Page
+
+        self.config_file = config_file
+        with _quiet_log(config_file):
+            config = _load(config_file, Progress(io.StringIO()), rewrite)
+            config = config.plugins.on_config(config)
+            files = get_files(config)
+            env = config.theme.get_env()
+            files.add_files_from_theme(env, config)
+            nav = get_navigation(files, config)
+            for file in files.documentation_pages():
+                if file.page is None:
+                    Page(None, file, config)
+            for page in nav.pages:  # the header's sections: their titles
+                _populate_page(page, config, files)
+            env.get_template("main.html")  # compiled now, not on the first edit
+        self.config, self.files, self.env, self.nav = config, files, env, nav
+
+    def rebuild(self, source: str) -> None:
+        """Make `source` (a path below docs_dir: models/kimi-k3.md) HTML again, from its Markdown."""
+        from mkdocs.commands.build import _build_page, _populate_page
+
+        file = self.files.get_file_from_path(source)
+        if file is None or file.page is None:
+            raise BuildError(f"{source}: not a page of the preview's site (restart it)")
+        with _quiet_log(self.config_file):
+            _populate_page(file.page, self.config, self.files)
+            _build_page(file.page, self.config, self.files.documentation_pages(), self.nav, self.env)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from functools import partial
+from functools import cache, partial
 from typing import Callable
 from urllib.parse import quote
 
@@ -515,11 +515,15 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
     held = {}  # the models a setup in stock holds: a page names them where its own model is not
     if catalog.inventory is not None:
         held = {m.model.slug: h for m in models if (h := held_in_stock(m, gpus, catalog.inventory)) is not None}
-    rows = tuple(_model_row(m, gpus, held) for m in models)
+
+    @cache
+    def rows() -> tuple[ModelRow, ...]:  # the indexes' rows, made when an index is built
+        return tuple(_model_row(m, gpus, held) for m in models)
+
     specs = [
         PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus),
-                                           tuple(r for r in newest_first(rows) if r.model.release_date)[:NEWEST_ON_HOME])),
-        PageSpec("models", lambda: ModelsIndexPage("models", _families(rows), RULE, catalog.inventory is not None)),
+                                           tuple(r for r in newest_first(rows()) if r.model.release_date)[:NEWEST_ON_HOME])),
+        PageSpec("models", lambda: ModelsIndexPage("models", _families(rows()), RULE, catalog.inventory is not None)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
         PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus, catalog.inventory is not None)),
     ]
