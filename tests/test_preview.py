@@ -11,25 +11,11 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 
+from benchmarks.preview import fetch, free_port
 from tests.conftest import ROOT
 
 LLAMA = "models/llama-3-1-8b-instruct.yaml"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def fetch(url: str) -> str:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.read().decode("utf-8")
-    except OSError:
-        return ""
 
 
 def until(check, seconds: float = 120) -> bool:

@@ -188,25 +188,20 @@ def handler(version: Synchronized, directory: Path):
 
         def do_GET(self):
             if self.path == "/__preview__/version":
-                body = str(version.value).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/plain")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-                return
+                return self._send(str(version.value).encode(), "text/plain")
             path = Path(self.translate_path(self.path))
             if path.is_dir():
                 path = path / "index.html"
             if path.suffix == ".html" and path.is_file():  # the page, with the script that reloads it
-                body = path.read_bytes().replace(b"</body>", RELOAD + b"</body>", 1)
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-                return
+                return self._send(path.read_bytes().replace(b"</body>", RELOAD + b"</body>", 1), "text/html; charset=utf-8")
             super().do_GET()
+
+        def _send(self, body: bytes, content_type: str) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
         def end_headers(self):
             self.send_header("Cache-Control", "no-store")  # an edit shows on reload, never a cached copy
