@@ -328,7 +328,7 @@ def test_detailed_sections_fold_on_phones_and_open_on_demand(browser, server, la
         page.goto(f"{server}{lang}/models/kimi-k3.html")
         page.wait_for_load_state("networkidle")
         states = page.evaluate("() => [...document.querySelectorAll('details.vram-fold')].map(d => [d.id, d.open])")
-        assert [name for name, _ in states] == ["weights", "formats", "checkpoints", "sources"]
+        assert [name for name, _ in states] == ["weights", "formats", "checkpoints", "kv-cache", "gpus-per-type", "method", "sources"]
         assert all(state == opened for _, state in states), (width, states)
         if not opened:  # a tap opens one; its table was in the page all along
             page.click("details#weights > summary")

@@ -140,20 +140,23 @@
   }
 
   // Memory per GPU against context (log scale), stacked: weights, the engine's own memory, the KV
-  // cache of the users asked; the GPU's memory as a line.
+  // cache of the users asked; the GPU's memory as a line. Drawn at the width the page gives it, so
+  // its text is the size written (13 px), on a phone too; the y axis has its values in GB.
   function drawChart(svg, plan, shared, users, text, format) {
     var title = svg.querySelector("title");
     while (svg.lastChild && svg.lastChild !== title) svg.removeChild(svg.lastChild);
-    var width = 640, height = 290, left = 12, right = 12, top = 22, bottom = 64;
+    var width = Math.round(Math.max(300, Math.min(640, svg.getBoundingClientRect().width || 640)));
+    var legendRows = width >= 560 ? 1 : 3, height = 250 + 18 * legendRows;
+    var left = 64, right = 12, top = 22, bottom = 40 + 18 * legendRows;
+    svg.setAttribute("viewBox", "0 0 " + width + " " + height);
     var high = Math.max(plan.context, plan.model.window), low = Math.min(1024, high);
     var points = [];
     for (var i = 0; i <= 32; i++) {
       var tokens = Math.round(low * Math.pow(high / low, i / 32));
       points.push({ tokens: tokens, memory: P.memoryAt(plan, shared, tokens, users) });
     }
-    var capacity = Number(plan.totalMemory);
-    var top_value = Math.max(capacity, points[points.length - 1].memory.weights + points[points.length - 1].memory.runtime +
-                             points[points.length - 1].memory.kv) * 1.05;
+    var capacity = Number(plan.totalMemory), last = points[points.length - 1].memory;
+    var most = Math.max(capacity, last.weights + last.runtime + last.kv), top_value = most * 1.05;
     function x(tokens) { return left + (width - left - right) * Math.log(tokens / low) / Math.log(high / low || 2); }
     function y(bytes) { return top + (height - top - bottom) * (1 - Math.min(bytes, top_value) / top_value); }
     function area(lower, upper, css) {
@@ -172,15 +175,20 @@
       element.textContent = content;
       svg.appendChild(element);
     }
+    [0, 1 / 3, 2 / 3, 1].forEach(function (share) {  // the y axis' values: memory per GPU
+      svg.appendChild(svgElement("line", { x1: left - 4, x2: left, y1: y(most * share), y2: y(most * share), class: "vram-chart__axis" }));
+      label(fill(text.gb, { value: format.gb(most * share) }), { x: left - 6, y: y(most * share) + 4, "text-anchor": "end",
+                                                                class: "vram-chart__label", "data-axis": "y" });
+    });
     label(text.gpu_memory + ": " + fill(text.gb, { value: format.gb(capacity) }), { x: width - right, y: y(capacity) - 5, "text-anchor": "end", class: "vram-chart__label" });
     label(format.number(low), { x: left, y: height - bottom + 16, class: "vram-chart__label" });
     label(format.number(high), { x: width - right, y: height - bottom + 16, "text-anchor": "end", class: "vram-chart__label" });
-    label(text.context_axis, { x: (left + width - right) / 2, y: height - bottom + 16, "text-anchor": "middle", class: "vram-chart__label" });
+    if (width >= 420) label(text.context_axis, { x: (left + width - right) / 2, y: height - bottom + 16, "text-anchor": "middle", class: "vram-chart__label" });
     var legend = [[text.weights, "vram-chart__weights"], [text.engine_memory, "vram-chart__runtime"], [text.kv_cache, "vram-chart__kv"]];
-    legend.forEach(function (entry, n) {
-      var lx = left + n * 210;
-      svg.appendChild(svgElement("rect", { x: lx, y: height - 20, width: 12, height: 12, class: entry[1] }));
-      label(entry[0], { x: lx + 17, y: height - 10, class: "vram-chart__label" });
+    legend.forEach(function (entry, n) {  // a row on a wide screen, one entry a line on a phone
+      var lx = legendRows === 1 ? left + n * 170 : left, ly = legendRows === 1 ? height - 20 : height - 20 - (2 - n) * 18;
+      svg.appendChild(svgElement("rect", { x: lx, y: ly, width: 12, height: 12, class: entry[1] }));
+      label(entry[0], { x: lx + 17, y: ly + 10, class: "vram-chart__label" });
     });
   }
 
