@@ -116,6 +116,41 @@ def test_search_finds_words_of_the_pages_text_and_opens_the_page(page, server, w
     assert page.problems == []
 
 
+@pytest.fixture(scope="module")
+def site_in_search_parts(tmp_path_factory, chromium_path):
+    """The fixture catalog with its search index in parts of 5 pages of a language (16 pages: 4 parts),
+    served: what a site of thousands of models gets with the default of 1,000 pages a part."""
+    out = tmp_path_factory.mktemp("parts") / "site"
+    result = run_build(FIXTURE, out, "--search-part-pages", "5")
+    assert result.returncode == 0, result.stderr
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(out)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield out, f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.mark.parametrize("lang, words", [("en", "RTX 4090"), ("pt", "RTX 4090")])
+def test_a_search_index_in_parts_finds_pages_of_every_part(browser, site_in_search_parts, lang, words):
+    out, base = site_in_search_parts
+    parts = sorted(p.parent.relative_to(out).as_posix() for p in out.rglob("pagefind-entry.json"))
+    assert parts == ["pagefind", "pagefind/part-1", "pagefind/part-2", "pagefind/part-3"]
+    page = browser.new_context().new_page()
+    page.goto(f"{base}{lang}/search.html?q={words.replace(' ', '+')}")
+    page.locator(".pagefind-ui__result-link").first.wait_for(timeout=30_000)
+    more = page.locator(".pagefind-ui__button")
+    for _ in range(20):  # every result shown
+        if not more.is_visible():
+            break
+        more.click()
+        page.wait_for_timeout(250)
+    links = set(page.locator(".pagefind-ui__result-link").evaluate_all("links => links.map(a => a.pathname)"))
+    # the GPU's page (part 1: gpus/h200 to gpus/rtx-4090) and model pages (parts 2 and 3) come together
+    assert f"/{lang}/gpus/rtx-4090.html" in links
+    assert f"/{lang}/models/llama-3-1-8b-instruct.html" in links and f"/{lang}/models/deepseek-v3.html" in links
+    assert all(link.startswith(f"/{lang}/") for link in links)
+    page.context.close()
+
+
 @pytest.mark.parametrize("lang", ["pt", "en"])
 def test_search_page_without_words_waits_for_them_in_its_language(page, server, lang):
     page.goto(f"{server}{lang}/search.html")

@@ -40,6 +40,7 @@ from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, 
 from generator.catalog.schema import NOT_TEXT, whole_number
 from generator.site.build import build_site
 from generator.site.errors import BuildError
+from generator.site.search_index import PART_PAGES
 from generator.site.progress import Progress
 from generator.catalog.file_writes import catalog_lock, replace_file
 from generator.catalog.feed_rows import FeedError, report
@@ -83,6 +84,9 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
         help="absolute https:// URL the site is served from (http:// for a preview on localhost), "
         "overriding site.yaml's base_url",
     )
+    build.add_argument("--search-part-pages", type=_whole_number(whole_number(1, 1_000_000)), default=PART_PAGES, metavar="N",
+                       help=f"pages of one language the search index takes at once; a larger site is indexed in parts the "
+                       f"search page merges (default: {PART_PAGES:,}, about 0.5 GB of memory)")
     build.add_argument("--jobs", type=_whole_number(whole_number(1, 256)), metavar="N",
                        help="processes that build pages and languages at once (default: the cores this machine gives it)")
     serve = commands.add_parser(
@@ -369,7 +373,7 @@ def _run(args) -> int:
     started = time.monotonic()
     progress = Progress()
     try:
-        pages = build_site(catalog, args.out, progress, args.jobs)
+        pages = build_site(catalog, args.out, progress, args.jobs, args.search_part_pages)
         languages = len(catalog.site.languages)
         print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
               f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")

@@ -21,7 +21,7 @@ from generator.site.mkdocs_runner import reproducible_environment
 from generator.site.postbuild import write_llms_txt, write_plan_data, write_robots_txt, write_root_index, write_sitemap
 from generator.site.progress import Progress
 from generator.site.render import Renderer
-from generator.site.search_index import write_search_index
+from generator.site.search_index import PART_PAGES, bundle_folder, search_parts, write_search_index
 from generator.site.shared_assets import share_assets
 from generator.site.publish import check_out_dir, mark, publish, remove_stale_staging, remove_staging, staging_dir
 from generator.site.view_models import site_pages
@@ -37,9 +37,11 @@ def _written_path(error: OSError, out_dir: Path) -> Path:
     return out_dir
 
 
-def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None, jobs: int | None = None) -> int:
+def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None, jobs: int | None = None,
+               search_part_pages: int = PART_PAGES) -> int:
     """Build the whole site into `out_dir`, atomically; return the number of pages written. `jobs`:
-    processes for the pages and the languages (default: the cores this process may use)."""
+    processes for the pages and the languages (default: the cores this process may use);
+    `search_part_pages`: pages of one language the search index takes in one part (search_index.py)."""
     progress = progress or Progress()
     jobs = available_cores() if jobs is None else jobs
     out_dir = out_dir.absolute()
@@ -57,7 +59,9 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
                 api = ApiWriter(cache.site_dir, catalog)
                 sources = write_sources(catalog, specs, renderers, cache, progress, api.write, jobs)
                 api.finish([spec.path for spec in specs])
-                build_languages(catalog, specs, renderers, sources, cache, progress, jobs)
+                parts = search_parts([spec.path for spec in specs], search_part_pages)
+                merged = tuple(bundle_folder(part) for part in range(1, len(parts)))
+                build_languages(catalog, specs, renderers, sources, cache, progress, jobs, merged)
                 titles = [(lang, page, title) for lang in renderers for page, title in sources[lang].titles.items()]
             site_dir = cache.site_dir
             share_assets(site_dir, catalog.site.languages)
@@ -67,7 +71,7 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             write_root_index(site_dir, catalog.site)
             write_plan_data(site_dir, catalog)
             progress.start("search index", 0)
-            write_search_index(site_dir, catalog.site.languages)
+            write_search_index(site_dir, catalog.site.languages, [spec.path for spec in specs], search_part_pages)
             progress.finish_line()
             mark(site_dir)
             cache.finish()

@@ -100,10 +100,10 @@ def _write_twins(lang, specs, twins, renderer, cache: BuildCache) -> None:
 
 
 def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], renderer: Renderer, sources: Sources,
-                   cache: BuildCache, progress: Progress) -> None:
+                   cache: BuildCache, progress: Progress, merged_bundles: tuple[str, ...] = ()) -> None:
     """Build `lang`'s HTML from its Markdown sources (write_sources) into the cache's site folder."""
     lang_dir = cache.site_dir / lang
-    config = mkdocs_config(catalog.site, lang, renderer, cache.docs_dir(lang), lang_dir)
+    config = mkdocs_config(catalog.site, lang, renderer, cache.docs_dir(lang), lang_dir, merged_bundles)
     config_file = cache.root / f"mkdocs-{lang}.yml"
     write_if_changed(config_file, json.dumps(config, indent=1, ensure_ascii=False))
     dirty = cache.valid and lang_dir.is_dir()
@@ -118,21 +118,21 @@ def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], renderer:
 
 
 def _language_html(lang: str) -> None:
-    catalog, specs, renderers, sources, cache = _JOB
-    build_language(catalog, lang, specs, renderers[lang], sources[lang], cache, Progress(io.StringIO()))  # quiet
+    catalog, specs, renderers, sources, cache, merged_bundles = _JOB
+    build_language(catalog, lang, specs, renderers[lang], sources[lang], cache, Progress(io.StringIO()), merged_bundles)  # quiet
 
 
 def build_languages(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, Renderer], sources: dict[str, Sources],
-                    cache: BuildCache, progress: Progress, jobs: int = 1) -> None:
+                    cache: BuildCache, progress: Progress, jobs: int = 1, merged_bundles: tuple[str, ...] = ()) -> None:
     """Every language's HTML: one after the other with their progress, or at the same time on
     `jobs` workers (each MkDocs build is one process's work), with one progress line for all."""
     global _JOB
     if jobs <= 1 or len(renderers) <= 1:
         for lang, renderer in renderers.items():
-            build_language(catalog, lang, specs, renderer, sources[lang], cache, progress)
+            build_language(catalog, lang, specs, renderer, sources[lang], cache, progress, merged_bundles)
         return
     progress.start(f"HTML ({', '.join(renderers)} at once)", 0)
-    _JOB = (catalog, specs, renderers, sources, cache)
+    _JOB = (catalog, specs, renderers, sources, cache, merged_bundles)
     try:
         for _ in run_all(_language_html, list(renderers), jobs):
             pass

@@ -24,7 +24,9 @@ from generator.site.search_index import SEARCH_BUNDLE
 OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
 
 
-def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, site_dir: Path) -> dict:
+def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, site_dir: Path,
+                  merged_bundles: tuple[str, ...] = ()) -> dict:
+    """`merged_bundles`: the search index's parts after the first (search_index.py), below the site root."""
     _ = renderer.gettext
     base = paths.base_path(site.base_url)
     return {
@@ -70,6 +72,7 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
                 # the bundle relative to {lang}/search.html; results at the site's path (Pagefind
                 # wants results from the root: "/docs/pt/models/x.html")
                 "bundle": f"../{SEARCH_BUNDLE}/",
+                "merge": [f"../{folder}/" for folder in merged_bundles],  # the index's other parts
                 "base": base,
                 "strings": {
                     "placeholder": _("Search models, GPUs and terms"),
