@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from generator.cli.plan_output import plan_json
+from generator.site.figures import plan_json
 from generator.sizing.fit import llama_cpp_fit_row
 from generator.sizing.llama_cpp import LlamaCppRequest
 from generator.sizing.planner import PlanRequest, plan

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 
 from generator.catalog.records import Gpu
-from generator.cli.plan_output import answer_json, llama_cpp_json
+from generator.site.figures import answer_json, llama_cpp_json
 from generator.sizing.fit import fit_row, llama_cpp_fit_row
 from generator.sizing.llama_cpp import LlamaCppRequest, llama_cpp_plan
 from generator.sizing.planner import PlanRequest, answer

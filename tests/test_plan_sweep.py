@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.catalog.loader import load_catalog
-from generator.cli.plan_output import plan_json
+from generator.site.figures import plan_json
 from generator.sizing.planner import PlanRequest, plan_that_starts
 
 ROOT = Path(__file__).resolve().parent.parent

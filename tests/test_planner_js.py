@@ -18,7 +18,7 @@ from fractions import Fraction
 import pytest
 
 from generator.catalog.records import Gpu
-from generator.cli.plan_output import answer_json, llama_cpp_json, plan_json
+from generator.site.figures import answer_json, llama_cpp_json, plan_json
 from generator.sizing.checkpoints import served_weights
 from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.fit import FIT_QUANTS, fit_row, llama_cpp_fit_row

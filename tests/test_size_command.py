@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from generator.cli.main import main
-from generator.cli.size_output import report_json
+from generator.site.figures import report_json
 from generator.sizing.kv_cache import default_context
 from generator.sizing.size_report import size_report
 from tests.conftest import FIXTURE, ROOT

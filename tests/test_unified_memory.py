@@ -46,13 +46,20 @@ def test_the_headline_counts_only_the_gpu_share():
     assert gpus_needed(48 * 10**9, mac) == 1 and gpus_needed(48 * 10**9 + 1, mac) is None
 
 
-def test_the_fit_page_offers_only_the_machines_its_engines_plan():
-    """What fits my GPUs plans vLLM and SGLang: a unified-memory machine would answer "no" to all."""
+def test_the_fit_page_offers_every_machine_and_only_llama_cpp_plans_the_unified_ones():
+    """What fits my GPUs asks every engine: on a Mac, vLLM's verdict is "not planned on this machine"
+    and llama.cpp's is planned (Llama-3.1-8B at Q4_K_M, about 4.9 GB, on the GPU's 107.52 GB)."""
+    from generator.sizing.fit import DOES_NOT_RUN, ON_GPUS, fit_row, llama_cpp_fit_row
+    from generator.sizing.llama_cpp import LlamaCppRequest
     from generator.site.view_models import site_pages
 
     page = next(spec for spec in site_pages(CATALOG) if spec.path == "fit").build()
-    assert page.gpus and all(gpu.gpu_memory_share is None for gpu in page.gpus)
-    assert "h100-sxm" in {gpu.slug for gpu in page.gpus}
+    slugs = {gpu.slug for gpu in page.gpus}
+    assert {"h100-sxm", "mac-m4-max-128gb", "dgx-spark", "strix-halo-128gb"} <= slugs
+    mac, model = GPUS["mac-m4-max-128gb"], MODELS["llama-3-1-8b-instruct"]
+    served = fit_row(model, mac, 1, PlanRequest(context=8192))
+    assert (served.verdict, served.reason) == (DOES_NOT_RUN, UNIFIED_MEMORY)
+    assert llama_cpp_fit_row(model, mac, 1, LlamaCppRequest(context=8192)).verdict == ON_GPUS
 
 
 def test_the_plan_command_says_where_to_plan_it(capsys):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from generator.cli.plan_output import throughput_json
 from generator.sizing.cheapest import OPTIONS_SHOWN, Option, Question
 from generator.sizing.llama_cpp import LLAMA_CPP, LlamaCppPlan
 
@@ -19,42 +18,6 @@ def _served(option: Option) -> str:
     if isinstance(option.plan, LlamaCppPlan):
         return f"GGUF {option.plan.request.quant}"
     return f"{option.plan.weights.repo} ({option.plan.request.precision})"
-
-
-def option_json(option: Option, question: Question) -> dict:
-    plan = option.plan
-    llama = isinstance(plan, LlamaCppPlan)
-    return {
-        "gpu": plan.gpu.slug,
-        "count": option.gpus,
-        "machines": option.machines,
-        "engine": option.engine,
-        "engine_version": LLAMA_CPP.version if llama else plan.engine_version,
-        "precision": None if llama else plan.request.precision,
-        "checkpoint": None if llama else plan.weights.repo,
-        "quant": plan.request.quant if llama else None,
-        "price_per_hour": None if option.price_per_hour is None else float(option.price_per_hour),
-        "price_provider": plan.gpu.price_provider,
-        "price_date": plan.gpu.price_date,
-        "max_users": question.workload.users if llama else plan.max_users,  # llama.cpp: one slot per user asked
-        **throughput_json(option.speed, question.workload),
-        "command": plan.command,
-    }
-
-
-def cheapest_json(model_id: str, question: Question, stock: list[Option] | None, market: list[Option]) -> dict:
-    """`in_stock`: null without an inventory; each list cheapest first, OPTIONS_SHOWN long at most."""
-    workload = question.workload
-    return {
-        "model": model_id,
-        "context": question.context,
-        "users": workload.users,
-        "input_tokens": workload.input_tokens,
-        "output_tokens": workload.output_tokens,
-        "min_tokens_per_second": question.min_tokens_per_second,
-        "in_stock": None if stock is None else [option_json(o, question) for o in stock[:OPTIONS_SHOWN]],
-        "market": [option_json(o, question) for o in market[:OPTIONS_SHOWN]],
-    }
 
 
 def _price(option: Option) -> str:

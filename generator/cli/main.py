@@ -19,8 +19,8 @@ from generator.catalog.checkpoint import CheckpointError
 from generator.languages import LANGUAGES
 from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import PRECISIONS, size_report
-from generator.cli.size_output import report_json, report_text
-from generator.cli.plan_output import answer_json, answer_text, llama_cpp_json, llama_cpp_text
+from generator.cli.size_output import report_text
+from generator.cli.plan_output import answer_text, llama_cpp_text
 from generator.sizing.engine import (
     GLOBAL_ATTENTION_LAYERS, KV_DTYPES, MODEL_CLASS, RECURRENT_LAYERS, SPECULATIVE_METHODS, NotRun,
 )
@@ -33,7 +33,8 @@ from generator.sizing.throughput import WORKLOAD_TOKENS, Workload, workload_at
 from generator.sizing.cheapest import OPTIONS_SHOWN, Question, cheapest_options, market_gpus
 from generator.sizing.kv_cache import default_context
 from generator.sizing.stock import stock_gpus
-from generator.cli.cheapest_output import cheapest_json, cheapest_text
+from generator.cli.cheapest_output import cheapest_text
+from generator.site.figures import answer_json, cheapest_json, llama_cpp_json, report_json
 from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan

@@ -3,54 +3,8 @@
 from __future__ import annotations
 
 from generator.sizing.headline import RULE
-from generator.sizing.setups import RUNTIME_OVERHEAD, Setup
+from generator.sizing.setups import RUNTIME_OVERHEAD
 from generator.sizing.size_report import KV_BITS, SizeReport
-
-
-def setup_json(setup: Setup | None) -> dict | None:
-    if setup is None:
-        return None
-    price = setup.price_per_hour
-    return {
-        "gpu": setup.gpu.slug,
-        "count": setup.total_gpus,
-        "gpus_per_machine": setup.gpus_per_machine,
-        "machines": setup.machines,
-        "memory_bytes": setup.memory_bytes,
-        "price_per_hour": None if price is None else float(price),
-    }
-
-
-def report_json(report: SizeReport) -> dict:
-    model = report.model
-    return {
-        "model": model.id,
-        "slug": model.slug,
-        "params": model.params,
-        "precision": report.precision,
-        "weights_bytes": report.weights.bytes,
-        "weights_by_component": report.weights.by_component,
-        "kv_bytes_per_token": report.kv_bytes_per_token,
-        "kv_window_bytes_per_token": report.kv_window_bytes_per_token,
-        "kv_window_tokens": report.kv_window_tokens,
-        "kv_state_bytes_per_sequence": report.kv_state_bytes_per_sequence,
-        "context": report.context,
-        "batch": report.batch,
-        "kv_bytes": report.kv_bytes,
-        "serving_bytes": report.serving_bytes,
-        "fine_tuning_bytes": {
-            "qlora": report.qlora_bytes,
-            "lora": report.lora_bytes,
-            "full": report.full_fine_tuning_bytes,
-        },
-        "required_bytes": report.required_bytes,
-        "smallest_setup": setup_json(report.smallest_setup),
-        # the operator's own stock (inventory.yaml): the cheapest setup in it, and its largest machine
-        "in_stock_setup": setup_json(report.in_stock_setup),
-        "largest_node_in_stock": setup_json(report.largest_node),
-        "decode_tokens_per_second": report.decode_tokens_per_second,
-        "decode_tokens_per_second_total": report.decode_tokens_per_second_total,
-    }
 
 
 def _percent(share) -> str:

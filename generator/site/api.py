@@ -19,12 +19,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.catalog.records import Catalog, Gpu, Model, Source
-from generator.cli.cheapest_output import option_json
-from generator.cli.plan_output import llama_cpp_json, plan_json
-from generator.cli.size_output import setup_json
 from generator.site import paths
 from generator.site.api_schema import API_VERSION, SCHEMAS
 from generator.site.cache import remove_stale
+from generator.site.figures import llama_cpp_json, option_json, plan_json, setup_json
 from generator.site.files import write_if_changed
 from generator.site.structured_data import inert_json
 from generator.site.view_models import GpuPage, ModelPage, Page, Requirement

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+import signal
 from typing import Callable, Iterable, Iterator, TypeVar
 
 Item = TypeVar("Item")
@@ -25,12 +25,18 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
+def _quiet_on_ctrl_c() -> None:
+    """A worker ignores Ctrl-C: the build stops it (and says so once), not each worker with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_all(function: Callable[[Item], Result], items: Iterable[Item], jobs: int, chunk: int = 1) -> Iterator[Result]:
     """`function` on every item, on up to `jobs` forked workers; results in the items' order.
-    `function` must be a module-level function (workers find it by name)."""
+    `function` must be a module-level function (workers find it by name). On an error or Ctrl-C
+    here, the workers are stopped at once (the pool's exit terminates them)."""
     items = list(items)
     if jobs <= 1 or len(items) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(function, items)
         return
-    with ProcessPoolExecutor(max_workers=min(jobs, len(items)), mp_context=multiprocessing.get_context("fork")) as pool:
-        yield from pool.map(function, items, chunksize=chunk)
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(items)), initializer=_quiet_on_ctrl_c) as pool:
+        yield from pool.imap(function, items, chunksize=chunk)
