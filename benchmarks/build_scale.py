@@ -66,7 +66,7 @@ def measure(count: int, work: Path) -> dict:
     content = write_catalog(work / "content", count)
     out = work / "site"
     seconds, rss = run_build(content, out)
-    pages = 2 * (count + 12 + 3)
+    pages = sum(1 for lang in ("pt", "en") for page in (out / lang).rglob("*.html") if page.name not in ("404.html", "search.html"))
     floor = floor_seconds(work / ".site.cache" / "docs", work / "floor")
     model_pages = list((out / "pt" / "models").glob("*.html"))
     return {

@@ -13,6 +13,7 @@ from pathlib import Path
 from generator.catalog.records import Catalog
 from generator.site.cache import BuildCache, build_key
 from generator.site.errors import BuildError
+from generator.site import paths
 from generator.site.api import ApiWriter
 from generator.site.language import build_languages, write_sources
 from generator.site.parallel import available_cores
@@ -69,7 +70,8 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             write_robots_txt(site_dir, catalog.site)
             write_llms_txt(site_dir, catalog.site, titles)
             write_root_index(site_dir, catalog.site)
-            write_plan_data(site_dir, catalog)
+            remade = {page for lang_sources in sources.values() for page in lang_sources.twins}
+            write_plan_data(site_dir, catalog, frozenset(m.slug for m in catalog.models if paths.model_page(m.slug) not in remade))
             progress.start("search index", 0)
             write_search_index(site_dir, catalog.site.languages, [spec.path for spec in specs], search_part_pages)
             progress.finish_line()

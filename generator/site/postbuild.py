@@ -4,6 +4,7 @@ data."""
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -117,16 +118,25 @@ def write_root_index(site_dir: Path, site: Site) -> None:
     write_if_changed(site_dir / "index.html", page)
 
 
-def write_plan_data(site_dir: Path, catalog: Catalog) -> None:
+def write_plan_data(site_dir: Path, catalog: Catalog, unchanged: frozenset[str] = frozenset()) -> None:
     """The calculator's data, once for every language (plan_data.py): assets/plan/shared.json
     (engines, their constants, GPUs), one file per model for its page, and all models for the fit page.
     A model without an architecture has no tables: its page has no calculator and the fit page does
-    not list it. Files of models the catalog no longer has are removed (only .json files in that folder)."""
+    not list it. Files of models the catalog no longer has are removed (only .json files in that folder).
+    `unchanged`: models whose page this build did not remake (the cache's: the same model, GPUs and
+    code), whose tables are read back from their file rather than computed again."""
     folder = site_dir / paths.PLAN_DATA_DIR
     offered = stock_gpus(catalog.gpus, catalog.inventory) if catalog.inventory else None
     write_if_changed(folder / "shared.json", inert_json(shared_tables(catalog.gpus, offered)))
     machine = largest_machine(catalog.gpus + tuple(gpu for gpu, _ in offered or ()))
-    models = [model_tables(model, machine) for model in sorted(catalog.models, key=lambda m: m.slug) if model.architecture]
+
+    def tables(model) -> dict:
+        kept = folder / "models" / f"{model.slug}.json"
+        if model.slug in unchanged and kept.is_file():
+            return json.loads(kept.read_text(encoding="utf-8"))
+        return model_tables(model, machine)
+
+    models = [tables(model) for model in sorted(catalog.models, key=lambda m: m.slug) if model.architecture]
     keep = set()
     for data in models:
         keep.add(f"{data['slug']}.json")
