@@ -6,6 +6,7 @@ import functools
 import io
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from generator.catalog.records import Catalog
@@ -26,36 +27,42 @@ ALWAYS_REWRITTEN = ("404.html", "search.html", "sitemap.xml", "sitemap.xml.gz")
 
 @dataclass
 class Sources:
-    """One language's Markdown sources as written: each page's title, the twins rendered on the way,
-    and how many sources changed."""
+    """One language's Markdown sources as written: each page's title, the pages made again (their
+    twins are in the cache's twins folder, not in memory), and how many sources changed."""
 
     titles: dict[str, str] = field(default_factory=dict)
-    twins: dict[str, str] = field(default_factory=dict)
+    remade: set[str] = field(default_factory=set)
     written: int = 0
+
+
+def twin_copy(cache: BuildCache, lang: str, page: str) -> Path:
+    """Where a page's Markdown twin waits for MkDocs to have built its language (a build that is not
+    dirty empties the language's folder first)."""
+    return cache.root / "twins" / paths.twin_file(lang, page)
 
 
 # The build's pages, set while write_sources runs: forked workers inherit them (parallel.py).
 _JOB: tuple | None = None
 
 
-def _page_sources(index: int) -> list[tuple[str, str, str | None, int, dict | None]]:
-    """One page in every language: (lang, title, twin, sources written, cache entry); nothing is built
-    for a language whose source is unchanged (twin and entry None)."""
+def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
+    """One page in every language: (lang, title, sources written, cache entry), its twin written to
+    twin_copy; nothing is built for a language whose source is unchanged (entry None)."""
     catalog, specs, renderers, cache, on_built = _JOB
     spec, page, results = specs[index], None, []
     for lang, renderer in renderers.items():
         entry = cache.pages.get(f"{lang}:{spec.path}")
         source = cache.docs_dir(lang) / paths.source_file(spec.path)
         if spec.cache_key and entry and entry["hash"] == spec.cache_key and source.is_file():
-            results.append((lang, entry["title"], None, 0, None))
+            results.append((lang, entry["title"], 0, None))
             continue
         if page is None:
             page = spec.build()
             on_built(page)
         rendered = renderer.render_page(page, twin=False)
         written = write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)
-        results.append((lang, rendered.title, renderer.render(page, twin=True), written,
-                        {"hash": spec.cache_key, "title": rendered.title}))
+        write_if_changed(twin_copy(cache, lang, spec.path), renderer.render(page, twin=True))
+        results.append((lang, rendered.title, written, {"hash": spec.cache_key, "title": rendered.title}))
     return results
 
 
@@ -70,12 +77,12 @@ def write_sources(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, 
     _JOB = (catalog, specs, renderers, cache, on_built)
     try:
         for spec, results in zip(specs, run_all(_page_sources, range(len(specs)), jobs, chunk=4)):
-            for lang, title, twin, written, entry in results:
+            for lang, title, written, entry in results:
                 sources = done[lang]
                 sources.titles[spec.path] = title
                 sources.written += written
                 if entry is not None:
-                    sources.twins[spec.path] = twin
+                    sources.remade.add(spec.path)
                     cache.pages[f"{lang}:{spec.path}"] = entry
             progress.advance()
     finally:
@@ -84,16 +91,19 @@ def write_sources(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, 
     for lang in renderers:
         docs_dir = cache.docs_dir(lang)
         remove_stale(docs_dir, {docs_dir / paths.source_file(s.path) for s in specs}, (".md",))
+        twins = cache.root / "twins" / lang
+        remove_stale(twins, {twin_copy(cache, lang, s.path) for s in specs}, (".html.md",))
     return done
 
 
-def _write_twins(lang, specs, twins, renderer, cache: BuildCache) -> None:
+def _write_twins(lang, specs, remade, renderer, cache: BuildCache) -> None:
+    """Each page's twin beside its HTML: the one made this build, or kept from an earlier one."""
     root = cache.site_dir
     for spec in specs:
-        twin_path = root / paths.twin_file(lang, spec.path)
-        if spec.path in twins:
-            write_if_changed(twin_path, twins[spec.path])
-        elif not twin_path.is_file():  # a full MkDocs build cleaned the folder: write it again
+        twin_path, made = root / paths.twin_file(lang, spec.path), twin_copy(cache, lang, spec.path)
+        if made.is_file() and (spec.path in remade or not twin_path.is_file()):
+            write_if_changed(twin_path, made.read_bytes())
+        elif not twin_path.is_file():  # a cache from before the twins' folder: make it again
             write_if_changed(twin_path, renderer.render(spec.build(), twin=True))
     keep = {root / paths.html_file(lang, s.path) for s in specs} | {root / paths.twin_file(lang, s.path) for s in specs}
     remove_stale(root / lang, keep, (".html", ".html.md"))
@@ -113,7 +123,7 @@ def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], renderer:
     rewrite = functools.partial(point_at_shared_assets, absolute_prefix=f"{base}{lang}/", shared_prefix=base)
     run_mkdocs(config_file, dirty, progress, rewrite)
     progress.finish_line()
-    _write_twins(lang, specs, sources.twins, renderer, cache)
+    _write_twins(lang, specs, sources.remade, renderer, cache)
     rewritten.restore()
 
 
