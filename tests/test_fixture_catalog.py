@@ -117,8 +117,8 @@ def test_heads_that_do_not_split_over_8_gpus_give_the_tensor_parallel_warning(fi
     text = twin(variant, "en", "models/kimi-k3")
     assert ("Checked: the 28 attention heads do not split evenly over 8 GPUs, so the commands below use "
             "4-way tensor parallelism and 2 pipeline stages.") in text
-    assert ("| [B300](/en/gpus/b300.html.md) | 20 | 10 | 6 | 6 | 8 × B300 (heads do not split over 8 GPUs) | $36.80 "
-            "(price of August 27, 2026) |") in text
+    assert ("| [B300](/en/gpus/b300.html.md) | 8 × B300 (heads do not split over 8 GPUs) | $36.80 "
+            "(price of August 27, 2026) | 20 | 10 | 6 | 6 |") in text
     assert "--tensor-parallel-size 4 \\\n  --pipeline-parallel-size 2" in text
     assert "sglang.launch_server" not in text  # SGLang 0.5.3rc2 does not run Kimi Delta Attention
     # SGLang takes the same split as vLLM, not --tp over every GPU: DeepSeek-V3 (4 × B300) with 6 heads

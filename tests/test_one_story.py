@@ -16,7 +16,8 @@ from generator.site.view_models import build_pages
 OUTCOME = re.compile(r"^- At (16|8|4) bits on (\d+) × (.+?), (?:vLLM [\d.]+ )?"
                      r"(starts with the full context|starts with up to ([\d,]+) tokens of context|does not start|there is no vLLM [\d.]+ plan here)")
 HEADLINE_ROW = re.compile(r"^\| (16|8|4) bits \| [\d,]+ GB: (\d+) × \[(.+?)\]\(")
-TYPE_ROW = re.compile(r"^\| \[(.+?)\]\([^)]*\) \| (?:[\d,]+ \| ){4}(.+?) \| (\$[\d,.]+|no price)(?: \(price of [^)]*\))? \|$")
+# a row of "GPUs per type": the GPU, the setup that serves it and its price, then GPUs for the weights per format
+TYPE_ROW = re.compile(r"^\| \[(.+?)\]\([^)]*\) \| (.+?) \| (\$[\d,.]+|no price)(?: \(price of [^)]*\))? \|(?: [\d,]+ \|){4}$")
 
 
 def section(text: str, heading: str) -> list[str]:

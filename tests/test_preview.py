@@ -57,7 +57,7 @@ def test_serve_builds_serves_and_remakes_what_an_edit_changes(tmp_path, content_
         licence.write_text(licence.read_text().replace("value: Llama 3.1 Community License", "value: Llama 3.1 Licence (edited)"))
         assert until(lambda: "Llama 3.1 Licence (edited)" in fetch(base + "en/models/llama-3-1-8b-instruct.html"))
         assert "Llama 3.1 Licence (edited)" in fetch(base + "pt/models/llama-3-1-8b-instruct.html")
-        assert fetch(base + "__preview__/version") != version
+        assert until(lambda: fetch(base + "__preview__/version") != version)  # and the browser reloads
         assert until(lambda: serving.said("pages that list every model")), "".join(serving.lines)
         assert "Llama 3.1 Licence (edited)" in fetch(base + "api/v1/models/llama-3-1-8b-instruct.json")
 

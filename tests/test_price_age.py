@@ -63,8 +63,8 @@ def test_every_price_on_a_model_page_shows_its_date(fixture_catalog):
             assert undated == [], (slug, lang, undated)
             # the price column of "GPUs per type" too (the table whose header starts with GPU | BF16)
             money = r"\$[\d.,]+" if lang == "en" else r"US\$\xa0[\d.,]+"
-            table = re.search(r"^\| GPU \| BF16 \|.*?(?=\n\n)", page, re.MULTILINE | re.DOTALL).group(0)
-            cells = re.findall(rf"\| ({money}[^|]*) \|$", table, re.MULTILINE)
+            table = re.search(r"^\| GPU \| (Setup to serve it|Configuração para servi-lo) \|.*?(?=\n\n)", page, re.MULTILINE | re.DOTALL).group(0)
+            cells = re.findall(rf"\| ({money}[^|]*) \|(?: [\d,.]+ \|){{4}}$", table, re.MULTILINE)
             assert cells and all(re.search(r"\((price of|preço de) ", cell) for cell in cells), (slug, lang, cells)
 
 
