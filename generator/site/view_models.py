@@ -90,8 +90,8 @@ class Question:
     engine: str = VLLM.key
     kv_dtype: str = "auto"
     precision: str = "native"
-    quant: str = "Q4_K_M"  # llama.cpp: the GGUF file and the cache type
-    cache_type: str = "f16"
+    quant: str = LlamaCppRequest.quant  # llama.cpp: the GGUF file and the cache type (llama_cpp.py's defaults)
+    cache_type: str = LlamaCppRequest.cache_type
 
     def query(self, precision: str | None = None) -> str:
         """The question as a query string, with `plan`'s option names (llama.cpp's own for llama.cpp)."""
@@ -436,8 +436,9 @@ def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...], stock: bool 
     return FitPage(paths.FIT_PAGE, question, rows, gpus, families, stock)
 
 
-# The GPU pages' llama.cpp question: the GGUF file most readers run, a 16-bit cache, one user.
-GPU_PAGE_QUANT, GPU_PAGE_CACHE_TYPE = "Q4_K_M", "f16"
+# The GPU pages' llama.cpp question: llama_cpp.py's default file (the one most readers run) and its
+# 16-bit cache, one user.
+GPU_PAGE_QUANT, GPU_PAGE_CACHE_TYPE = LlamaCppRequest.quant, LlamaCppRequest.cache_type
 
 
 def gpu_llama_cpp(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None]) -> GpuLlamaCpp:
