@@ -96,15 +96,14 @@ def write_sources(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, 
     return done
 
 
-def _write_twins(lang, specs, remade, renderer, cache: BuildCache) -> None:
-    """Each page's twin beside its HTML: the one made this build, or kept from an earlier one."""
+def _write_twins(lang, specs, remade, cache: BuildCache) -> None:
+    """Each page's twin beside its HTML: the one made this build, or kept from an earlier one (a
+    build that is not dirty emptied the folder: every page's twin is copied again)."""
     root = cache.site_dir
     for spec in specs:
-        twin_path, made = root / paths.twin_file(lang, spec.path), twin_copy(cache, lang, spec.path)
-        if made.is_file() and (spec.path in remade or not twin_path.is_file()):
-            write_if_changed(twin_path, made.read_bytes())
-        elif not twin_path.is_file():  # a cache from before the twins' folder: make it again
-            write_if_changed(twin_path, renderer.render(spec.build(), twin=True))
+        twin_path = root / paths.twin_file(lang, spec.path)
+        if spec.path in remade or not twin_path.is_file():
+            write_if_changed(twin_path, twin_copy(cache, lang, spec.path).read_bytes())
     keep = {root / paths.html_file(lang, s.path) for s in specs} | {root / paths.twin_file(lang, s.path) for s in specs}
     remove_stale(root / lang, keep, (".html", ".html.md"))
 
@@ -123,7 +122,7 @@ def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], renderer:
     rewrite = functools.partial(point_at_shared_assets, absolute_prefix=f"{base}{lang}/", shared_prefix=base)
     run_mkdocs(config_file, dirty, progress, rewrite)
     progress.finish_line()
-    _write_twins(lang, specs, sources.remade, renderer, cache)
+    _write_twins(lang, specs, sources.remade, cache)
     rewritten.restore()
 
 
