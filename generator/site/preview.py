@@ -93,7 +93,9 @@ class Preview:
         before, self.catalog = self.catalog, catalog
         old = {m.slug: repr(m) for m in before.models}
         new = {m.slug: repr(m) for m in catalog.models}
-        shared = (before.site, before.gpus, before.inventory) != (catalog.site, catalog.gpus, catalog.inventory)
+        # by repr, as the build's cache keys: a translation of a GPU's name is a change too (LocalizedText
+        # compares as its English)
+        shared = repr((before.site, before.gpus, before.inventory)) != repr((catalog.site, catalog.gpus, catalog.inventory))
         if shared or old.keys() != new.keys():
             started = time.monotonic()
             self.build()
