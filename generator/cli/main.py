@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import datetime
 import json
 import re
@@ -78,7 +79,10 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     content = argparse.ArgumentParser(add_help=False)
     content.add_argument("--content", type=Path, default=Path("content"), help="catalog folder (default: content)")
-    build = commands.add_parser("build", parents=[content], help="validate the catalog and build the site")
+    jobs = argparse.ArgumentParser(add_help=False)
+    jobs.add_argument("--jobs", type=_whole_number(whole_number(1, 256)), metavar="N",
+                      help="processes that build pages and languages at once (default: the cores this machine gives it)")
+    build = commands.add_parser("build", parents=[content, jobs], help="validate the catalog and build the site")
     build.add_argument("--out", type=Path, default=Path("site"), help="output folder (default: site)")
     build.add_argument(
         "--base-url",
@@ -88,18 +92,14 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
     build.add_argument("--search-part-pages", type=_whole_number(whole_number(1, 1_000_000)), default=PART_PAGES, metavar="N",
                        help=f"pages of one language the search index takes at once; a larger site is indexed in parts the "
                        f"search page merges (default: {PART_PAGES:,}, about 0.5 GB of memory)")
-    build.add_argument("--jobs", type=_whole_number(whole_number(1, 256)), metavar="N",
-                       help="processes that build pages and languages at once (default: the cores this machine gives it)")
     serve = commands.add_parser(
-        "serve", parents=[content], help="build, serve on localhost and remake the pages an edit changes",
+        "serve", parents=[content, jobs], help="build, serve on localhost and remake the pages an edit changes",
         description="A live preview: build the site for http://127.0.0.1:PORT/, serve it there, and on every "
         "change to the catalog remake what it changes (a model's own pages first, in about a second, then the "
         "pages that list every model); the browser reloads by itself. Not for publishing: build does that.")
     serve.add_argument("--out", type=Path, default=Path("site-preview"), help="output folder (default: site-preview)")
     serve.add_argument("--port", type=_whole_number(whole_number(1024, 65535)), default=8000,
                        help="port on 127.0.0.1 (default: 8000)")
-    serve.add_argument("--jobs", type=_whole_number(whole_number(1, 256)), metavar="N",
-                       help="processes for the full builds (default: the cores this machine gives it)")
     commands.add_parser("check", parents=[content], help="validate the catalog only")
     size = commands.add_parser(
         "size",
@@ -296,7 +296,8 @@ def _serve(catalog, args) -> int:
         return 1
     except OSError as error:  # the port is taken, or the folder cannot be written
         print(_one_line(f"serve: {error.strerror or error}{f': {error.filename}' if error.filename else ''}"
-                        + (f" (port {args.port}: choose another with --port)" if error.errno == 98 else "")), file=sys.stderr)
+                        + (f" (port {args.port}: choose another with --port)" if error.errno == errno.EADDRINUSE else "")),
+              file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"stopped: {args.out}/ holds the last preview", file=sys.stderr)
