@@ -459,7 +459,7 @@
           }
           row.dataset.fits = String(verdict === "on_gpus");
           row.dataset.verdict = verdict;
-          row.dataset.rank = String(["on_gpus", "part_in_ram", "does_not_run"].indexOf(verdict));
+          row.dataset.rank = String(text.verdicts.indexOf(verdict));  // fit.py VERDICTS: best first
           row.dataset.decode = String(decode || 0);
           cell(row, "decode", decode !== null && decode !== undefined ? format.rate(decode) : "–");
         });
