@@ -68,6 +68,23 @@ def test_no_page_is_wider_than_the_phone_and_every_tap_target_is_24_px(phone, se
     assert phone.problems == []
 
 
+# Every layout shift the page makes, from the first frame on (the Layout Instability API).
+SHIFTS = """window.vramShifts = [];
+new PerformanceObserver(list => { for (const entry of list.getEntries()) window.vramShifts.push(entry.value); })
+  .observe({type: 'layout-shift', buffered: true});"""
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+@pytest.mark.parametrize("path, ready", PAGES)
+def test_pages_do_not_move_while_they_load(phone, server, lang, path, ready):
+    # Tables come wrapped in the HTML, and the first one is laid out at once: wrapped by Material's
+    # script after load, with a 40rem placeholder, a GPU page's headings moved (0.15, page_html.py).
+    phone.add_init_script(SHIFTS)
+    open_page(phone, server, f"{lang}/{path}", ready)
+    phone.wait_for_timeout(500)
+    assert sum(phone.evaluate("() => window.vramShifts")) < 0.01
+
+
 @pytest.mark.parametrize("lang", ["pt", "en"])
 def test_the_columns_a_reader_decides_by_are_on_screen_first(phone, server, lang):
     # GPUs per type (opened): the GPU, the setup that serves it and its price

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 from dataclasses import dataclass, field
@@ -18,7 +17,7 @@ from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
 from generator.site.parallel import run_all
 from generator.site.progress import Progress
 from generator.site.render import Renderer
-from generator.site.shared_assets import point_at_shared_assets
+from generator.site.page_html import page_rewrite
 from generator.site.view_models import Page, PageSpec
 
 # Files MkDocs writes on every build, dirty or not.
@@ -118,9 +117,7 @@ def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], renderer:
     dirty = cache.valid and lang_dir.is_dir()
     rewritten = KeepMtimes(lang_dir, ALWAYS_REWRITTEN)
     progress.start(f"{lang}: HTML", sources.written if dirty else len(specs))
-    base = paths.base_path(catalog.site.base_url)
-    rewrite = functools.partial(point_at_shared_assets, absolute_prefix=f"{base}{lang}/", shared_prefix=base)
-    run_mkdocs(config_file, dirty, progress, rewrite)
+    run_mkdocs(config_file, dirty, progress, page_rewrite(paths.base_path(catalog.site.base_url), lang))
     progress.finish_line()
     _write_twins(lang, specs, sources.remade, cache)
     rewritten.restore()

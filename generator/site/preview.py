@@ -17,7 +17,6 @@ and gives the same bytes.
 
 from __future__ import annotations
 
-import functools
 import json
 import multiprocessing
 import time
@@ -38,7 +37,7 @@ from generator.site.mkdocs_runner import LivePages
 from generator.site.parallel import available_cores, run_all
 from generator.site.progress import Progress
 from generator.site.render import TEMPLATES, Renderer
-from generator.site.shared_assets import point_at_shared_assets
+from generator.site.page_html import page_rewrite
 from generator.site.structured_data import inert_json
 from generator.site.view_models import PageSpec, site_pages
 from generator.sizing.plan_data import largest_machine, model_tables, quant_tables
@@ -79,8 +78,7 @@ class Preview:
         """An incremental build of the whole site, then each language's MkDocs site in memory."""
         build_site(self.catalog, self.out, Progress(), self.jobs)
         base = paths.base_path(self.catalog.site.base_url)
-        self.live = {lang: LivePages(cache_dir(self.out) / f"mkdocs-{lang}.yml",
-                                     functools.partial(point_at_shared_assets, absolute_prefix=f"{base}{lang}/", shared_prefix=base))
+        self.live = {lang: LivePages(cache_dir(self.out) / f"mkdocs-{lang}.yml", page_rewrite(base, lang))
                      for lang in self.catalog.site.languages}
         self.renderers = {lang: Renderer(self.catalog.site, lang) for lang in self.catalog.site.languages}
         for renderer in self.renderers.values():  # compiled now, not on the first edit
