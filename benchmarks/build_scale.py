@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.synthetic import write_catalog  # noqa: E402
+from benchmarks.tree_memory import TreeMemory  # noqa: E402
 
 FLOOR_TEMPLATE = jinja2.Template(
     "<!doctype html><html lang='{{ lang }}'><head><meta charset='utf-8'><title>{{ title }}</title></head>"
@@ -34,17 +35,23 @@ FLOOR_TEMPLATE = jinja2.Template(
 )
 
 
-def run_build(content: Path, out: Path) -> tuple[float, int]:
-    """Wall seconds and peak RSS (bytes) of one `python -m generator build` process."""
+def run_build(content: Path, out: Path, memory: dict | None = None) -> tuple[float, int]:
+    """Wall seconds and peak RSS (bytes) of one `python -m generator build` process and the largest
+    of its children. `memory`, when given, receives the peak of the whole process tree's summed
+    PSS (`tree_mb`, tree_memory.py) and how many processes it had then (`tree_processes`)."""
     started = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-m", "generator", "build", "--content", str(content), "--out", str(out)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
+    tree = TreeMemory(process.pid)
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.monotonic() - started
+    tree.stop()
     if status != 0:
         raise SystemExit(f"build failed: {process.stderr.read().decode()[-2000:]}")
+    if memory is not None:
+        memory.update(tree_mb=tree.peak_bytes / 2**20, tree_processes=tree.peak_processes)
     return seconds, usage.ru_maxrss * 1024
 
 
@@ -65,7 +72,8 @@ def floor_seconds(docs: Path, out: Path) -> float:
 def measure(count: int, work: Path) -> dict:
     content = write_catalog(work / "content", count)
     out = work / "site"
-    seconds, rss = run_build(content, out)
+    memory: dict = {}
+    seconds, rss = run_build(content, out, memory)
     pages = sum(1 for lang in ("pt", "en") for page in (out / lang).rglob("*.html") if page.name not in ("404.html", "search.html"))
     floor = floor_seconds(work / ".site.cache" / "docs", work / "floor")
     model_pages = list((out / "pt" / "models").glob("*.html"))
@@ -75,6 +83,7 @@ def measure(count: int, work: Path) -> dict:
         "seconds": seconds,
         "per_page_ms": 1000 * seconds / pages,
         "peak_rss_mb": rss / 2**20,
+        "tree_mb": memory["tree_mb"],
         "html_kb_per_model_page": sum(p.stat().st_size for p in model_pages) / len(model_pages) / 1000,
         "search_bundle_mb": sum(p.stat().st_size for p in (out / "pagefind").rglob("*") if p.is_file()) / 1e6,
         "floor_seconds": floor,
@@ -106,11 +115,11 @@ def main() -> None:
                 row["incremental_seconds"], _ = run_build(row["content"], row["out"])
             rows.append(row)
             shutil.rmtree(work)
-    print("| models | pages (pt + en) | build s | ms / page | floor s | × floor | peak RSS MB | HTML KB / model page | search bundle MB |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| models | pages (pt + en) | build s | ms / page | floor s | × floor | peak RSS MB | all processes MB | HTML KB / model page | search bundle MB |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['models']:,} | {r['pages']:,} | {r['seconds']:.1f} | {r['per_page_ms']:.1f} | {r['floor_seconds']:.1f} | "
-              f"{r['ratio_to_floor']:.1f} | {r['peak_rss_mb']:.0f} | {r['html_kb_per_model_page']:.1f} | {r['search_bundle_mb']:.1f} |")
+              f"{r['ratio_to_floor']:.1f} | {r['peak_rss_mb']:.0f} | {r['tree_mb']:.0f} | {r['html_kb_per_model_page']:.1f} | {r['search_bundle_mb']:.1f} |")
     print()
     by_count = {r["models"]: r for r in rows}
     if 100 in by_count and 1000 in by_count:
