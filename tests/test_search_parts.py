@@ -1,9 +1,12 @@
 """The search index's parts (generator/site/search_index.py): even parts of at most N pages of one
 language, so Pagefind's memory stays bounded whatever the site's size."""
 
+import shutil
+from pathlib import Path
+
 import pytest
 
-from generator.site.search_index import bundle_folder, search_parts
+from generator.site.search_index import _in_rounds, bundle_folder, indexed_html, search_parts, write_search_index
 
 
 @pytest.mark.parametrize("pages, most, sizes", [
@@ -22,3 +25,68 @@ def test_parts_hold_at_most_the_pages_asked_and_every_page_once(pages, most, siz
 
 def test_the_first_part_is_the_bundle_the_search_page_loads():
     assert [bundle_folder(part) for part in range(3)] == ["pagefind", "pagefind/part-1", "pagefind/part-2"]
+
+
+@pytest.mark.parametrize("html, indexed", [
+    (b"<p>a</p><table><tr><td>1</td></tr></table><p>b</p>", b"<p>a</p><p>b</p>"),
+    (b"<pre><code>x</code></pre><p>c</p><pre>y</pre>", b"<p>c</p>"),
+    (b'<table class="vram-table">\n<tr><td><a href="x">m</a></td></tr>\n</table>', b""),
+    (b"<p>&lt;table&gt;</p>", b"<p>&lt;table&gt;</p>"),  # escaped text is not a tag
+])
+def test_what_pagefind_reads_of_a_page_leaves_out_tables_and_code(html, indexed):
+    assert indexed_html(html) == indexed
+
+
+def page(lang: str, title: str, text: str, table: str = "") -> str:
+    return (f'<!doctype html><html lang="{lang}"><head><title>{title}</title></head><body>'
+            f'<main data-pagefind-body><h1>{title}</h1><p>{text}</p><table><tr><td>{table}</td></tr></table></main></body></html>')
+
+
+def write_pages(site: Path, pages: dict[str, str]) -> None:
+    for name, html in pages.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(html, encoding="utf-8")
+
+
+def bundle(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted((site / "pagefind").rglob("*")) if p.is_file()}
+
+
+def test_a_rebuild_indexes_again_only_the_parts_whose_text_changed(tmp_path):
+    site, work = tmp_path / "site", tmp_path / "cache" / "search"
+    names = ["models/a", "models/b", "models/c", "models/d"]
+    pages = {f"{lang}/{name}.html": page(lang, name, f"{name} words {lang}", "1") for lang in ("pt", "en") for name in names}
+    write_pages(site, pages)
+
+    def index(part_pages: int = 2) -> int:
+        return write_search_index(site, ("pt", "en"), names, part_pages, work, jobs=2)
+
+    def fresh(part_pages: int = 2) -> dict[str, bytes]:  # the same site indexed from nothing
+        copy = tmp_path / "fresh" / "site"
+        shutil.rmtree(copy.parent, ignore_errors=True)
+        shutil.copytree(site, copy)
+        shutil.rmtree(copy / "pagefind")
+        write_search_index(copy, ("pt", "en"), names, part_pages)
+        return bundle(copy)
+
+    assert index() == 4  # two parts of two pages, in two languages
+    assert bundle(site) == fresh()
+    assert index() == 0  # nothing changed
+    write_pages(site, {"en/models/c.html": page("en", "models/c", "models/c words en", "2")})
+    assert index() == 0  # a table changed: Pagefind reads nothing new
+    write_pages(site, {"en/models/c.html": page("en", "models/c", "models/c other words", "2")})
+    assert index() == 1  # the text of a page of the second part, in English
+    assert bundle(site) == fresh()
+    assert index(part_pages=4) == 2  # one part now, in each language; the second part's files go
+    assert bundle(site) == fresh(part_pages=4)
+    assert sorted(p.name for p in work.iterdir()) == ["0-en", "0-en.key", "0-pt", "0-pt.key", "digests.json"]
+
+
+@pytest.mark.parametrize("sizes, jobs, most, rounds", [
+    ([300, 300, 300], 2, 1000, [[300, 300], [300]]),  # two at a time
+    ([529, 529], 2, 1000, [[529], [529]]),  # together they would pass the pages held at once
+    ([100, 100, 100], 1, 1000, [[100], [100], [100]]),
+])
+def test_pagefind_runs_at_once_are_bounded_by_jobs_and_pages(sizes, jobs, most, rounds):
+    runs = [("pt", ["p"] * size, Path(str(index))) for index, size in enumerate(sizes)]
+    assert [[len(pages) for _, pages, _ in round_] for round_ in _in_rounds(runs, jobs, most)] == rounds

@@ -73,7 +73,8 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             remade = {page for lang_sources in sources.values() for page in lang_sources.remade}
             write_plan_data(site_dir, catalog, frozenset(m.slug for m in catalog.models if paths.model_page(m.slug) not in remade))
             progress.start("search index", 0)
-            write_search_index(site_dir, catalog.site.languages, [spec.path for spec in specs], search_part_pages)
+            write_search_index(site_dir, catalog.site.languages, [spec.path for spec in specs], search_part_pages,
+                               cache.root / "search", jobs)
             progress.finish_line()
             mark(site_dir)
             cache.finish()

@@ -9,16 +9,23 @@ Pagefind holds the pages it indexes in memory (about 0.5 MB each), so a large si
 parts of at most PART_PAGES pages of one language: each part is a bundle of its own
 (pagefind/, pagefind/part-1/, ...), and the search page merges them (Pagefind's mergeIndex), so a
 search still looks at every page while the build's memory stays bounded whatever the site's size.
+
+A rebuild indexes again only the parts whose pages changed in what Pagefind reads (their text, not
+their tables); each language's part waits in the build cache with the key of what it was made of.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
-import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import version
 from pathlib import Path
 
 from generator.site import paths
@@ -64,27 +71,71 @@ def _pagefind(site_dir: Path, lang: str, output: Path) -> dict:
     return json.loads(entry.read_text(encoding="utf-8"))
 
 
-def _pages_of(site_dir: Path, lang: str, pages: list[str], into: Path) -> Path:
-    """A folder laid out like the site with only `pages` of `lang` in it (links to the same files)."""
-    for page in pages:
-        source, target = site_dir / paths.html_file(lang, page), into / paths.html_file(lang, page)
-        target.parent.mkdir(parents=True, exist_ok=True)
+# What Pagefind leaves out (NOT_INDEXED), cut from a page before it reads it: the same index, read
+# faster, and the bytes a page's search digest is taken of, so a page whose tables alone changed (a
+# GPU page when a model's figures change) does not make its part indexed again. Tables and code
+# blocks do not nest in our pages, and catalog text never holds a tag (it is escaped).
+_NOT_INDEXED_ELEMENT = re.compile(rb"<(table|pre)\b.*?</\1>", re.S)
+
+
+def indexed_html(html: bytes) -> bytes:
+    """A page's HTML without the elements Pagefind leaves out."""
+    return _NOT_INDEXED_ELEMENT.sub(b"", html)
+
+
+class _Digests:
+    """Each page's digest of what Pagefind reads (indexed_html), kept with the file's size and mtime:
+    a page MkDocs did not write again is not read again."""
+
+    def __init__(self, site_dir: Path, state_file: Path):
+        self.site_dir, self.state_file = site_dir, state_file
         try:
-            os.link(source, target)
-        except OSError:  # another file system, or links refused: a copy
-            shutil.copyfile(source, target)
-    return into
+            self.kept = json.loads(state_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.kept = {}
+        self.now: dict[str, list] = {}
+
+    def of(self, lang: str, page: str) -> str:
+        path = self.site_dir / paths.html_file(lang, page)
+        stat = path.stat()
+        name = f"{lang}:{page}"
+        kept = self.kept.get(name)
+        if not (isinstance(kept, list) and kept[:2] == [stat.st_size, stat.st_mtime_ns]):
+            kept = [stat.st_size, stat.st_mtime_ns, hashlib.sha256(indexed_html(path.read_bytes())).hexdigest()]
+        self.now[name] = kept
+        return kept[2]
+
+    def save(self) -> None:
+        write_if_changed(self.state_file, json.dumps(self.now, sort_keys=True))
 
 
-def _bundle(site_dir: Path, languages: tuple[str, ...], parts: list[list[str]], part: int, work: Path) -> dict[Path, bytes]:
-    """One part's bundle: each language's pages of the part indexed, one language at a time, and
-    merged: their entries listed together, the files they share written once."""
+def _part_key(lang: str, pages: list[str], digests: _Digests) -> str:
+    """What one language's part of the index is made of: Pagefind's version and options, and each
+    page's path and digest."""
+    digest = hashlib.sha256(repr((version("pagefind"), NOT_INDEXED, lang)).encode())
+    for page in pages:
+        digest.update(f"{page}\0{digests.of(lang, page)}\n".encode())
+    return digest.hexdigest()
+
+
+def _index_part(site_dir: Path, lang: str, pages: list[str], output: Path) -> None:
+    """Pagefind over `pages` of `lang`, each cut to what it reads (indexed_html), into `output`."""
+    shutil.rmtree(output, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=".pages-", dir=output.parent) as folder:
+        for page in pages:
+            target = Path(folder) / paths.html_file(lang, page)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(indexed_html((site_dir / paths.html_file(lang, page)).read_bytes()))
+        _pagefind(Path(folder), lang, output)
+
+
+def _merged(outputs: list[Path]) -> dict[Path, bytes]:
+    """One part's bundle from each language's: their entries listed together, the files they share
+    written once."""
     files: dict[Path, bytes] = {}
     entry: dict = {}
-    for lang in languages:
-        output = work / f"{part}-{lang}"
-        pages = site_dir if len(parts) == 1 else _pages_of(site_dir, lang, parts[part], work / f"{part}-{lang}-pages")
-        found = _pagefind(pages, lang, output)
+    for output in outputs:
+        found = json.loads((output / "pagefind-entry.json").read_text(encoding="utf-8"))
         entry = {**found, "languages": {**entry.get("languages", {}), **found["languages"]}}
         for path in sorted(output.rglob("*")):
             name = path.relative_to(output)
@@ -98,20 +149,61 @@ def _bundle(site_dir: Path, languages: tuple[str, ...], parts: list[list[str]], 
     return files
 
 
-def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: list[str], part_pages: int = PART_PAGES) -> None:
+def _in_rounds(runs: list[tuple[str, list[str], Path]], jobs: int, part_pages: int) -> list[list[tuple[str, list[str], Path]]]:
+    """The Pagefind runs grouped in rounds that run at the same time: at most `jobs` runs, and at most
+    `part_pages` pages indexed at once (Pagefind's memory grows with them)."""
+    rounds: list[list[tuple[str, list[str], Path]]] = []
+    for run in runs:
+        last = rounds[-1] if rounds else None
+        if last and len(last) < jobs and sum(len(pages) for _, pages, _ in last) + len(run[1]) <= part_pages:
+            last.append(run)
+        else:
+            rounds.append([run])
+    return rounds
+
+
+def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: list[str], part_pages: int = PART_PAGES,
+                       work: Path | None = None, jobs: int = 1) -> int:
     """Index every page of `site_dir` into `site_dir/pagefind/`, in the parts of search_parts (the
-    search page merges them). Files whose bytes did not change keep their mtime, and files no
-    longer written go."""
+    search page merges them); return how many parts of a language were indexed again. `work`: a
+    folder kept between builds (the build cache's) where each language's part waits with the key of
+    what it was made of: a part whose pages Pagefind reads the same bytes of is not indexed again.
+    Files whose bytes did not change keep their mtime, and files no longer written go."""
     parts = search_parts(page_paths, part_pages)
     bundle = site_dir / SEARCH_BUNDLE
-    files: dict[Path, bytes] = {}
-    with tempfile.TemporaryDirectory(prefix=".search-", dir=site_dir.parent) as work:
+    with contextlib.ExitStack() as stack:
+        if work is None:
+            work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=".search-", dir=site_dir.parent)))
+        work.mkdir(parents=True, exist_ok=True)
+        digests = _Digests(site_dir, work / "digests.json")
+        runs = []
+        for part, pages in enumerate(parts):
+            for lang in languages:
+                output, key = work / f"{part}-{lang}", _part_key(lang, pages, digests)
+                key_file = work / f"{part}-{lang}.key"
+                if not (key_file.is_file() and key_file.read_text(encoding="utf-8") == key and (output / "pagefind-entry.json").is_file()):
+                    key_file.unlink(missing_ok=True)  # written again once the part is
+                    runs.append((lang, pages, output, key_file, key))
+        by_output = {run[2]: run for run in runs}
+        with ThreadPoolExecutor(max(1, jobs)) as pool:  # each run is a Pagefind process of its own
+            for round_ in _in_rounds([(lang, pages, output) for lang, pages, output, _, _ in runs], jobs, part_pages):
+                for done in [pool.submit(_index_part, site_dir, lang, pages, output) for lang, pages, output in round_]:
+                    done.result()
+                for _, _, output in round_:
+                    _, _, _, key_file, key = by_output[output]
+                    key_file.write_text(key, encoding="utf-8")
+        files: dict[Path, bytes] = {}
         for part in range(len(parts)):
             prefix = Path(bundle_folder(part)).relative_to(SEARCH_BUNDLE)
-            for name, data in _bundle(site_dir, languages, parts, part, Path(work)).items():
+            for name, data in _merged([work / f"{part}-{lang}" for lang in languages]).items():
                 files[prefix / name] = data
+        for stale in sorted(work.glob("*-*")):  # parts of a larger site, or of languages no longer built
+            if stale.name.split(".")[0] not in {f"{part}-{lang}" for part in range(len(parts)) for lang in languages}:
+                shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+        digests.save()
     for name, data in sorted(files.items()):
         write_if_changed(bundle / name, data)
     for path in sorted(bundle.rglob("*")):
         if path.is_file() and path.relative_to(bundle) not in files:
             path.unlink()
+    return len(runs)
