@@ -13,7 +13,7 @@ from generator.site import paths
 from generator.site.files import write_if_changed
 from generator.site.shared_assets import ASSETS
 from generator.site.render import escape_markdown
-from generator.site.structured_data import inert_json
+from generator.site.structured_data import inert_json, inert_json_array, inert_json_object
 from generator.catalog.records import Catalog, Site
 from generator.sizing.fit import FIT_QUANTS
 from generator.sizing.plan_data import largest_machine, model_tables, quant_tables, shared_tables
@@ -136,16 +136,25 @@ def write_plan_data(site_dir: Path, catalog: Catalog, unchanged: frozenset[str] 
             return json.loads(kept.read_text(encoding="utf-8"))
         return model_tables(model, machine)
 
-    models = [tables(model) for model in sorted(catalog.models, key=lambda m: m.slug) if model.architecture]
+    # the fit page: every model without llama.cpp's tables, and those per GGUF quant, fetched when
+    # the reader asks for llama.cpp (llama-cpp/Q4_K_M.json: each model's tables for that file alone).
+    # Each model's part is kept as JSON text, not as the tables themselves: at thousands of models
+    # those would hold hundreds of MB while the files are written.
+    fit_models: list[str] = []
+    by_quant: dict[str, list[tuple[str, str]]] = {quant: [] for quant in FIT_QUANTS}
     keep = set()
-    for data in models:
-        keep.add(f"{data['slug']}.json")
-        write_if_changed(folder / "models" / f"{data['slug']}.json", inert_json(data))
+    for model in sorted(catalog.models, key=lambda m: m.slug):
+        if not model.architecture:
+            continue
+        data = tables(model)
+        keep.add(f"{model.slug}.json")
+        write_if_changed(folder / "models" / f"{model.slug}.json", inert_json(data))
+        fit_models.append(inert_json(dict(data, llama_cpp=None)))
+        for quant, entries in by_quant.items():
+            entries += [(slug, inert_json(value)) for slug, value in quant_tables([data], quant).items()]
     for path in (folder / "models").glob("*.json"):
         if path.name not in keep:
             path.unlink()
-    # the fit page: every model without llama.cpp's tables, and those per GGUF quant, fetched when
-    # the reader asks for llama.cpp (llama-cpp/Q4_K_M.json: each model's tables for that file alone)
-    write_if_changed(folder / "models.json", inert_json([dict(data, llama_cpp=None) for data in models]))
-    for quant in FIT_QUANTS:
-        write_if_changed(folder / "llama-cpp" / f"{quant}.json", inert_json(quant_tables(models, quant)))
+    write_if_changed(folder / "models.json", inert_json_array(fit_models))
+    for quant, entries in by_quant.items():
+        write_if_changed(folder / "llama-cpp" / f"{quant}.json", inert_json_object(entries))

@@ -29,6 +29,17 @@ def inert_json(data: object, ensure_ascii: bool = False, separators: tuple[str, 
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def inert_json_array(items: list[str]) -> str:
+    """inert_json of a list, from its items' inert_json texts."""
+    return "[" + ",".join(items) + "]"
+
+
+def inert_json_object(entries: list[tuple[str, str]]) -> str:
+    """inert_json of a mapping, from (key, its value's inert_json text) pairs: sorted by key, as
+    inert_json sorts them."""
+    return "{" + ",".join(inert_json(key) + ":" + value for key, value in sorted(entries)) + "}"
+
+
 def json_ld(faq: tuple[tuple[str, str], ...], breadcrumbs: list[tuple[str, str]]) -> str | None:
     """A <script type="application/ld+json"> body: FAQPage and BreadcrumbList, safe inside HTML."""
     graph = []

@@ -29,7 +29,7 @@ states the estimate used here and tests/data/llama_cpp_compute_buffers.yaml the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 from decimal import Decimal
 
@@ -150,7 +150,7 @@ class LayerBytes(NamedTuple):
 class LlamaCppLayers:
     """A GGUF file as llama.cpp places it: the plan tables of one quant (plan_data.py exports them)."""
 
-    file: GgufFile
+    file: GgufFile  # its sizes; its `types` left empty (llama_cpp_layers)
     embeddings: int  # token_embd: always in RAM (a tied head is copied to the GPU of the output layer)
     layers: tuple[LayerBytes, ...]  # the blocks in order, then the output layer
     tied: bool  # the output head is the embedding table
@@ -175,7 +175,10 @@ def llama_cpp_layers(model: Model, quant: str, imatrix: bool = False) -> LlamaCp
         expert = 1 if tensor.name in EXPERT_NAMES else 0
         totals[layer][expert] += size
         totals[layer][2 + expert] += read
-    return LlamaCppLayers(file, embeddings, tuple(LayerBytes(*row) for row in totals), model.architecture.tied_embeddings)
+    # the file's totals without its list of tensors: a few thousand records a model, which the plans
+    # never read, remembered for every model the GPU pages plan (about 0.5 MB a model, memo.py)
+    return LlamaCppLayers(replace(file, types=()), embeddings, tuple(LayerBytes(*row) for row in totals),
+                          model.architecture.tied_embeddings)
 
 
 def cell_bytes(model: Model, cache_type: str) -> dict[str, int]:
