@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.site.search_index import _in_rounds, bundle_folder, indexed_html, search_parts, write_search_index
+from generator.site.search_index import (_in_rounds, _index_part, _pagefind, bundle_folder, indexed_html, search_parts,
+                                         write_search_index)
 
 
 @pytest.mark.parametrize("pages, most, sizes", [
@@ -90,3 +91,17 @@ def test_a_rebuild_indexes_again_only_the_parts_whose_text_changed(tmp_path):
 def test_pagefind_runs_at_once_are_bounded_by_jobs_and_pages(sizes, jobs, most, rounds):
     runs = [("pt", ["p"] * size, Path(str(index))) for index, size in enumerate(sizes)]
     assert [[len(pages) for _, pages, _ in round_] for round_ in _in_rounds(runs, jobs, most)] == rounds
+
+
+def test_pages_without_what_pagefind_leaves_out_give_the_same_index(tmp_path):
+    # the bytes Pagefind writes from the built pages as they are, and from the pages cut (indexed_html)
+    raw = tmp_path / "raw"
+    pages = {f"en/models/{name}.html": page("en", name, f"{name} text <code>x</code>", f"row <pre>code {name}</pre>")
+             for name in ("a", "b")}
+    write_pages(raw, pages)
+    _pagefind(raw, "en", tmp_path / "from-raw")
+    _index_part(raw, "en", ["models/a", "models/b"], tmp_path / "from-cut")
+
+    def files(folder):
+        return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    assert files(tmp_path / "from-raw") == files(tmp_path / "from-cut")
