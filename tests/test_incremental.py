@@ -3,6 +3,7 @@
 `content_copy` is a writable copy of the fixture catalog (tests/fixtures/catalog/).
 """
 
+import json
 import shutil
 from pathlib import Path
 
@@ -132,3 +133,27 @@ def test_the_same_site_whatever_the_number_of_jobs(tmp_path, content_copy):
         assert result.returncode == 0, result.stderr
     assert_same_bytes(one, two)
     assert (two / "api" / "v1" / "models" / "kimi-k3.json").is_file()
+
+
+def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):
+    # At 1,000 models a GPU page's rows were most of a one-model rebuild: each is kept in the cache
+    # under its model's content key (row_store.py) and made again only for a model that changed.
+    out = tmp_path / "site"
+    build(content_copy, out)
+    rows = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json"
+    kept = json.loads(rows.read_text())
+    key, row = next((key, row) for key, row in kept.items() if row["model"]["slug"] == "llama-3-1-8b-instruct")
+    assert row["verdict"] == "on_gpus"
+    # a row the cache holds is what the page shows: changed there, the page follows without a model edit
+    kept[key] = dict(row, verdict="does_not_run", reason="engine_does_not_run", planned=False, context=None,
+                     ram_bytes=None, n_gpu_layers=None, n_cpu_moe=None, decode_tokens_per_second=None)
+    rows.write_text(json.dumps(kept))
+    build(content_copy, out)
+    api = json.loads((out / "api" / "v1" / "gpus" / "rtx-4090.json").read_text())
+    assert {m["model"]: m["verdict"] for m in api["llama_cpp"]["models"]}["llama-3-1-8b-instruct"] == "does_not_run"
+    # the model edited: its row is made again, from the model
+    model = content_copy / "models" / "llama-3-1-8b-instruct.yaml"
+    model.write_text(model.read_text().replace("value: Llama 3.1 Community License", "value: Llama 3.1 Community License (edited)", 1))
+    build(content_copy, out)
+    api = json.loads((out / "api" / "v1" / "gpus" / "rtx-4090.json").read_text())
+    assert {m["model"]: m["verdict"] for m in api["llama_cpp"]["models"]}["llama-3-1-8b-instruct"] == "on_gpus"

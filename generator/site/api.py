@@ -183,12 +183,9 @@ def gpu_json(page: GpuPage, catalog: Catalog) -> dict:
         # every model with llama.cpp on one GPU of this type (fit.py's verdicts)
         "llama_cpp": {"quant": llama.quant, "cache_type": llama.cache_type, "reference_context_tokens": llama.context,
                       "models": [{"model": row.model.slug, "verdict": row.verdict, "reason": row.reason,
-                                  "context_tokens": None if row.plan is None else row.plan.context,
-                                  "ram_bytes": row.ram_bytes if row.plan is not None else None,
-                                  "n_gpu_layers": None if row.plan is None else row.plan.n_gpu_layers,
-                                  "n_cpu_moe": None if row.plan is None else row.plan.n_cpu_moe,
-                                  "decode_tokens_per_second": None if row.plan is None or not row.plan.starts
-                                  else row.plan.decode_tokens_per_second}
+                                  "context_tokens": row.context, "ram_bytes": row.ram_bytes,
+                                  "n_gpu_layers": row.n_gpu_layers, "n_cpu_moe": row.n_cpu_moe,
+                                  "decode_tokens_per_second": row.decode_tokens_per_second}
                                  for _, rows in llama.groups for row, _ in rows]},
         # the seed's rule: GPUs of this type in one machine for 16, 8 and 4 bits (null: more than one machine)
         "sizing_rule": [{"model": fit.model.slug, "gpus": dict(zip(("16", "8", "4"), fit.counts))}

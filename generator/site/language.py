@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
 from generator.site.parallel import run_all
 from generator.site.progress import Progress
 from generator.site.render import Renderer
+from generator.site.row_store import keep_rows, known_rows, rows_file
 from generator.site.page_html import page_rewrite
 from generator.site.view_models import Page, PageSpec
 
@@ -46,13 +48,22 @@ _JOB: tuple | None = None
 
 def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
     """One page in every language: (lang, title, sources written, cache entry), its twin written to
-    twin_copy; nothing is built for a language whose source is unchanged (entry None)."""
-    catalog, specs, renderers, cache, on_built = _JOB
+    twin_copy; nothing is rendered for a language whose source is unchanged (entry None). A model
+    page is keyed by its model (and not built when unchanged); a GPU page by its view model, built
+    from the rows an earlier build made for the models that did not change (row_store.py)."""
+    catalog, specs, renderers, cache, on_built, model_keys = _JOB
     spec, page, results = specs[index], None, []
+    key = spec.cache_key
+    if spec.reuses_rows:
+        rows = rows_file(cache.root, spec.path)
+        page = spec.build(known=known_rows(rows, model_keys))
+        on_built(page)
+        keep_rows(rows, page, model_keys)
+        key = hashlib.sha256(repr(page).encode()).hexdigest()
     for lang, renderer in renderers.items():
         entry = cache.pages.get(f"{lang}:{spec.path}")
         source = cache.docs_dir(lang) / paths.source_file(spec.path)
-        if spec.cache_key and entry and entry["hash"] == spec.cache_key and source.is_file():
+        if key and entry and entry["hash"] == key and source.is_file():
             results.append((lang, entry["title"], 0, None))
             continue
         if page is None:
@@ -61,7 +72,7 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
         rendered = renderer.render_page(page, twin=False)
         written = write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)
         write_if_changed(twin_copy(cache, lang, spec.path), renderer.render(page, twin=True))
-        results.append((lang, rendered.title, written, {"hash": spec.cache_key, "title": rendered.title}))
+        results.append((lang, rendered.title, written, {"hash": key, "title": rendered.title}))
     return results
 
 
@@ -73,7 +84,8 @@ def write_sources(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, 
     global _JOB
     done = {lang: Sources() for lang in renderers}
     progress.start("Markdown", len(specs))
-    _JOB = (catalog, specs, renderers, cache, on_built)
+    model_keys = {spec.path: spec.cache_key for spec in specs if spec.cache_key}
+    _JOB = (catalog, specs, renderers, cache, on_built, model_keys)
     try:
         for spec, results in zip(specs, run_all(_page_sources, range(len(specs)), jobs, chunk=4)):
             for lang, title, written, entry in results:

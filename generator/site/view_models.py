@@ -25,7 +25,7 @@ from generator.sizing.fit import FIT_QUANTS, VERDICTS, FitRow, LlamaCppFitRow, f
 from generator.sizing.gguf import gguf_sizable
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppLayers, LlamaCppRequest, llama_cpp_layers
-from generator.sizing.planner import PlanRequest
+from generator.sizing.planner import CONTEXT_BEYOND_WINDOW, PlanRequest
 from generator.sizing.stock import Offered, closest_first, highest_held, largest_node, offered_setup, stock_gpus
 from generator.sizing.weights import published_scope_params
 from generator.sizing.workloads import WorkloadCost, reference_context
@@ -212,9 +212,51 @@ class ModelsIndexPage:
 
 @dataclass(frozen=True)
 class GpuFit:
-    model: Model
+    model: ListedModel
     path: str
     counts: tuple[int | None, ...]  # GPUs needed at 16, 8 and 4 bits; None: more than one machine
+
+
+@dataclass(frozen=True)
+class ListedModel:
+    """What a GPU page shows of a model, and no more: its view model then says all that the page shows,
+    and a rebuild renders the page again only when that changed (language.py)."""
+
+    slug: str
+    name: str
+    params: int
+    context_window: int | None
+
+
+def listed(model: Model) -> ListedModel:
+    return ListedModel(model.slug, model.name, model.params, model.context_window)
+
+
+@dataclass(frozen=True)
+class GpuLlamaRow:
+    """A model's llama.cpp verdict on one GPU (fit.py's LlamaCppFitRow) as its GPU page and API file show it."""
+
+    model: ListedModel
+    verdict: str  # fit.py's VERDICTS
+    reason: str | None  # why it does not run (fit.py)
+    planned: bool  # llama.cpp was planned: a context, a placement, the RAM it needs
+    context: int | None
+    ram_bytes: int | None
+    n_gpu_layers: int | None
+    n_cpu_moe: int | None
+    decode_tokens_per_second: float | None  # None where it does not start, or with no bandwidth to time it
+
+    @property
+    def beyond_window(self) -> bool:
+        return self.reason == CONTEXT_BEYOND_WINDOW
+
+    @classmethod
+    def of(cls, row: LlamaCppFitRow) -> GpuLlamaRow:
+        plan = row.plan
+        return cls(listed(row.model), row.verdict, row.reason, plan is not None,
+                   None if plan is None else plan.context, None if plan is None else row.ram_bytes,
+                   None if plan is None else plan.n_gpu_layers, None if plan is None else plan.n_cpu_moe,
+                   plan.decode_tokens_per_second if plan is not None and plan.starts else None)
 
 
 @dataclass(frozen=True)
@@ -225,7 +267,7 @@ class GpuLlamaCpp:
     quant: str
     cache_type: str
     context: int  # the reference context, where a model's window is not shorter
-    groups: tuple[tuple[str, tuple[tuple[LlamaCppFitRow, str], ...]], ...]  # (verdict, [(row, model page path)]), best first
+    groups: tuple[tuple[str, tuple[tuple[GpuLlamaRow, str], ...]], ...]  # (verdict, [(row, model page path)]), best first
     fit: Question  # the same question on the fit page, where the reader changes it
 
 
@@ -235,7 +277,7 @@ class GpuPage:
     gpu: Gpu
     one_card: tuple[GpuFit, ...]  # models one GPU of this type holds at 4 bits at least
     one_machine: tuple[GpuFit, ...]  # the others one machine of this GPU holds at 4 bits at least
-    too_large: tuple[tuple[Model, str], ...]  # (model, page path): no single machine holds it
+    too_large: tuple[tuple[ListedModel, str], ...]  # (model, page path): no single machine holds it
     rule: HeadlineRule
     engines: tuple[str, ...]  # the names of the engines planned on it (engines.engines_planned_on)
     llama_cpp: GpuLlamaCpp
@@ -441,13 +483,21 @@ def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...], stock: bool 
 GPU_PAGE_QUANT, GPU_PAGE_CACHE_TYPE = LlamaCppRequest.quant, LlamaCppRequest.cache_type
 
 
-def gpu_llama_cpp(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None]) -> GpuLlamaCpp:
-    rows = [(llama_cpp_fit_row(sized.model, gpu, 1, LlamaCppRequest(
-                quant=GPU_PAGE_QUANT, context=reference_context(sized.model), cache_type=GPU_PAGE_CACHE_TYPE), tables(sized.model)),
-             paths.model_page(sized.model.slug))
+def gpu_llama_row(gpu: Gpu, model: Model, tables: Callable[[Model], LlamaCppLayers | None]) -> GpuLlamaRow:
+    request = LlamaCppRequest(quant=GPU_PAGE_QUANT, context=reference_context(model), cache_type=GPU_PAGE_CACHE_TYPE)
+    return GpuLlamaRow.of(llama_cpp_fit_row(model, gpu, 1, request, tables(model)))
+
+
+# A GPU page's rows another build made, by model: a model's row, or None where it must be made.
+KnownRows = Callable[[Model], GpuLlamaRow | None]
+
+
+def gpu_llama_cpp(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None],
+                  known: KnownRows = lambda model: None) -> GpuLlamaCpp:
+    rows = [(known(sized.model) or gpu_llama_row(gpu, sized.model, tables), paths.model_page(sized.model.slug))
             for sized in models if sized.model.architecture is not None]
     # the largest models first where they run (the most a reader gets from the card), by name where not
-    largest_first = sorted(rows, key=lambda pair: -pair[0].model.params if pair[0].plan is not None else 0)
+    largest_first = sorted(rows, key=lambda pair: -pair[0].model.params if pair[0].planned else 0)
     groups = tuple((verdict, tuple(pair for pair in largest_first if pair[0].verdict == verdict)) for verdict in VERDICTS)
     fit = Question(gpu, 1, SHORT_CONTEXT, engine=LLAMA_CPP.key, quant=GPU_PAGE_QUANT, cache_type=GPU_PAGE_CACHE_TYPE)
     return GpuLlamaCpp(GPU_PAGE_QUANT, GPU_PAGE_CACHE_TYPE, SHORT_CONTEXT, tuple(g for g in groups if g[1]), fit)
@@ -464,18 +514,20 @@ def gguf_tables(quant: str) -> Callable[[Model], LlamaCppLayers | None]:
     return tables
 
 
-def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None]) -> GpuPage:
+def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None],
+             known: KnownRows = lambda model: None) -> GpuPage:
+    """`known`: llama.cpp rows an earlier build made (language.py), not made again."""
     one_card, one_machine, too_large = [], [], []
     for sized in models:
         path = paths.model_page(sized.model.slug)
         counts = tuple(gpus_needed(sized.headline.serving_bytes[bits], gpu) for bits in SERVING_BITS)
         if counts[-1] is None:
-            too_large.append((sized.model, path))
+            too_large.append((listed(sized.model), path))
         else:
-            (one_card if counts[-1] == 1 else one_machine).append(GpuFit(sized.model, path, counts))
+            (one_card if counts[-1] == 1 else one_machine).append(GpuFit(listed(sized.model), path, counts))
     engines = tuple(engine.name for engine in engines_planned_on(gpu))
     return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(one_card), tuple(one_machine), tuple(too_large), RULE, engines,
-                   gpu_llama_cpp(gpu, models, tables))
+                   gpu_llama_cpp(gpu, models, tables, known))
 
 
 def _families(rows: tuple[ModelRow, ...]) -> tuple[tuple[str, tuple[ModelRow, ...]], ...]:
@@ -495,8 +547,11 @@ class PageSpec:
     """
 
     path: str
-    build: Callable[[], Page]
+    build: Callable[..., Page]
     cache_key: str | None = None
+    # GPU pages: `build(known=...)` takes the llama.cpp rows an earlier build made (gpu_page), and the
+    # page is keyed by its view model, which holds all that it shows (ListedModel)
+    reuses_rows: bool = False
 
 
 def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...], held: dict[str, Held]) -> ModelRow:
@@ -538,7 +593,7 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
         for m in models
     ]
     tables = gguf_tables(GPU_PAGE_QUANT)
-    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models, tables)) for g in gpus]
+    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models, tables), reuses_rows=True) for g in gpus]
     return specs
 
 

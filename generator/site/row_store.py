@@ -1,0 +1,45 @@
+"""The llama.cpp rows a GPU page's earlier build made, kept in the build cache between builds.
+
+A GPU page lists every model's llama.cpp verdict: at 1,000 models, making its rows again took most
+of a one-model rebuild (53 pages × 1,000 plans). A row depends on its model alone (the GPUs, site
+and code are in the build's key, cache.py), so it is kept under the model's content key (its model
+page's, view_models.site_pages) and made again only when that key changed. JSON, not pickle: the
+cache folder is read back, never executed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from generator.site import paths
+from generator.site.files import write_if_changed
+from generator.site.view_models import GpuLlamaRow, GpuPage, KnownRows, ListedModel
+
+
+def rows_file(cache_root: Path, page: str) -> Path:
+    return cache_root / "rows" / f"{page}.json"
+
+
+def _row(data: dict) -> GpuLlamaRow:
+    return GpuLlamaRow(**{**data, "model": ListedModel(**data["model"])})
+
+
+def known_rows(file: Path, model_keys: dict[str, str]) -> KnownRows:
+    """The rows `file` holds, for the models whose content key is still the one they were made for
+    (`model_keys`: model page path → its content key); nothing where the file is missing or unreadable."""
+    try:
+        stored = {key: _row(data) for key, data in json.loads(file.read_text(encoding="utf-8")).items()}
+    except (OSError, ValueError, TypeError, KeyError):
+        stored = {}
+    return lambda model: stored.get(model_keys.get(paths.model_page(model.slug), ""))
+
+
+def keep_rows(file: Path, page: GpuPage, model_keys: dict[str, str]) -> None:
+    """Write `page`'s rows to `file`, each under its model's content key."""
+    rows = {model_keys[paths.model_page(row.model.slug)]: asdict(row)
+            for _, group in page.llama_cpp.groups for row, _ in group}
+    write_if_changed(file, json.dumps(rows, sort_keys=True))
+
+
