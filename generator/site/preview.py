@@ -38,6 +38,7 @@ from generator.site.parallel import available_cores, run_all
 from generator.site.progress import Progress
 from generator.site.render import TEMPLATES, Renderer
 from generator.site.page_html import page_rewrite
+from generator.site.row_store import known_rows, rows_file
 from generator.site.structured_data import inert_json
 from generator.site.view_models import PageSpec, site_pages
 from generator.sizing.plan_data import largest_machine, model_tables, quant_tables
@@ -68,6 +69,7 @@ class Preview:
     version: Synchronized = field(default_factory=lambda: FORK.Value("q", 0))
     live: dict[str, LivePages] = field(default_factory=dict)
     renderers: dict[str, Renderer] = field(default_factory=dict)  # kept: their templates are compiled once
+    model_keys: dict[str, str] = field(default_factory=dict)  # model page path -> content key (row_store.py)
 
     @property
     def site_dir(self) -> Path:
@@ -104,6 +106,7 @@ class Preview:
             return
         started = time.monotonic()
         specs = {spec.path: spec for spec in site_pages(catalog)}
+        self.model_keys = {path: spec.cache_key for path, spec in specs.items() if spec.cache_key}
         model_pages = [specs[paths.model_page(slug)] for slug in changed]
         self._remake(model_pages)
         self._plan_tables(changed)
@@ -128,7 +131,10 @@ class Preview:
     def remake_page(self, spec: PageSpec) -> list[str]:
         """One page in every language (source, HTML, twin) and its API file; the files written."""
         site = self.catalog.site
-        page = spec.build()
+        if spec.reuses_rows:  # a GPU page: the rows the last build kept, for the models not edited since
+            page = spec.build(known=known_rows(rows_file(cache_dir(self.out), spec.path), self.model_keys))
+        else:
+            page = spec.build()
         ApiWriter(self.site_dir, self.catalog).write(page)
         written = [api_file(spec.path)] if api_file(spec.path) else []
         for lang, live in self.live.items():
