@@ -87,7 +87,7 @@ def write_sources(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, 
     model_keys = {spec.path: spec.cache_key for spec in specs if spec.cache_key}
     _JOB = (catalog, specs, renderers, cache, on_built, model_keys)
     try:
-        for spec, results in zip(specs, run_all(_page_sources, range(len(specs)), jobs, chunk=4)):
+        for spec, results in zip(specs, run_all(_page_sources, range(len(specs)), jobs)):
             for lang, title, written, entry in results:
                 sources = done[lang]
                 sources.titles[spec.path] = title
