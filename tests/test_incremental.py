@@ -5,8 +5,10 @@
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
+from generator.site.view_models import site_pages
 from tests.conftest import run_build
 
 
@@ -157,3 +159,23 @@ def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, co
     build(content_copy, out)
     api = json.loads((out / "api" / "v1" / "gpus" / "rtx-4090.json").read_text())
     assert {m["model"]: m["verdict"] for m in api["llama_cpp"]["models"]}["llama-3-1-8b-instruct"] == "on_gpus"
+
+
+def test_a_gpu_page_changes_only_with_what_it_shows(fixture_catalog):
+    # a GPU page is rendered again when its view model changes (language.py): it holds what the page
+    # shows of each model, so an edit the page does not show leaves it equal
+    def rtx_4090(catalog):
+        spec = next(spec for spec in site_pages(catalog) if spec.path == "gpus/rtx-4090")
+        return repr(spec.build())
+
+    def edited(**changes):
+        models = tuple(replace(m, **changes) if m.slug == "llama-3-1-8b-instruct" else m for m in fixture_catalog.models)
+        return replace(fixture_catalog, models=models)
+
+    llama = next(m for m in fixture_catalog.models if m.slug == "llama-3-1-8b-instruct")
+    assert llama.context_window == 131072
+    shown = rtx_4090(fixture_catalog)
+    assert rtx_4090(edited(context_window=65536)) == shown  # past the 32,768 tokens the page asks for
+    assert rtx_4090(edited(license="Edited")) == shown
+    assert rtx_4090(edited(context_window=4096)) != shown  # the context asked: the row changes
+    assert rtx_4090(edited(name="Llama edited")) != shown

@@ -225,11 +225,10 @@ class ListedModel:
     slug: str
     name: str
     params: int
-    context_window: int | None
 
 
 def listed(model: Model) -> ListedModel:
-    return ListedModel(model.slug, model.name, model.params, model.context_window)
+    return ListedModel(model.slug, model.name, model.params)
 
 
 @dataclass(frozen=True)
@@ -239,6 +238,7 @@ class GpuLlamaRow:
     model: ListedModel
     verdict: str  # fit.py's VERDICTS
     reason: str | None  # why it does not run (fit.py)
+    window: int | None  # the model's context window where it is the reason; else None (not shown)
     planned: bool  # llama.cpp was planned: a context, a placement, the RAM it needs
     context: int | None
     ram_bytes: int | None
@@ -253,7 +253,8 @@ class GpuLlamaRow:
     @classmethod
     def of(cls, row: LlamaCppFitRow) -> GpuLlamaRow:
         plan = row.plan
-        return cls(listed(row.model), row.verdict, row.reason, plan is not None,
+        return cls(listed(row.model), row.verdict, row.reason, row.model.context_window if row.beyond_window else None,
+                   plan is not None,
                    None if plan is None else plan.context, None if plan is None else row.ram_bytes,
                    None if plan is None else plan.n_gpu_layers, None if plan is None else plan.n_cpu_moe,
                    plan.decode_tokens_per_second if plan is not None and plan.starts else None)
