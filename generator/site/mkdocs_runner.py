@@ -10,6 +10,7 @@ import datetime as dt
 import io
 import logging
 import os
+import zlib
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -150,7 +151,25 @@ def _load(config_file: Path, progress: Progress, rewrite: Callable[[str, int], s
     from mkdocs.plugins import BasePlugin
 
     class CountAndRewritePages(BasePlugin):
+        # NOTE: MkDocs reads every page into HTML before it writes the first (commands/build.py), and
+        # held all of them: over 1 GB per language at 5,000 models. Each page's HTML waits here
+        # compressed until its turn (a page's template reads its own content alone), and its Markdown
+        # is let go once read.
+        def __init__(self):
+            super().__init__()
+            self.waiting: dict[str, bytes] = {}
+
+        def on_page_content(self, html, page, config, files):
+            self.waiting[page.file.src_uri] = zlib.compress(html.encode("utf-8"), 1)
+            page.markdown = ""
+            return ""
+
+        def on_page_context(self, context, page, config, nav):
+            page.content = zlib.decompress(self.waiting.pop(page.file.src_uri)).decode("utf-8")
+            return context
+
         def on_post_page(self, output, page, config):
+            page.content = ""
             progress.advance()
             return rewrite(output, page.file.dest_uri.count("/"))
 
