@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.site.search_index import (_in_rounds, _index_part, _pagefind, bundle_folder, indexed_html, search_parts,
-                                         write_search_index)
+from generator.site.search_index import (PAGES_AT_ONCE, _in_rounds, _index_part, _pagefind, bundle_folder,
+                                         indexed_html, search_parts, write_search_index)
 
 
 @pytest.mark.parametrize("pages, most, sizes", [
@@ -86,6 +86,8 @@ def test_a_rebuild_indexes_again_only_the_parts_whose_text_changed(tmp_path):
 @pytest.mark.parametrize("sizes, jobs, most, rounds", [
     ([300, 300, 300], 2, 1000, [[300, 300], [300]]),  # two at a time
     ([529, 529], 2, 1000, [[529], [529]]),  # together they would pass the pages held at once
+    ([529, 529], 2, PAGES_AT_ONCE, [[529, 529]]),  # 1,000 models: both languages' parts at once
+    ([843, 843], 2, PAGES_AT_ONCE, [[843], [843]]),  # 5,000 models: one after the other
     ([100, 100, 100], 1, 1000, [[100], [100], [100]]),
 ])
 def test_pagefind_runs_at_once_are_bounded_by_jobs_and_pages(sizes, jobs, most, rounds):

@@ -41,6 +41,10 @@ NOT_INDEXED = "table, pre"
 
 
 PART_PAGES = 1000  # pages of one language in one Pagefind run: about 0.5 GB of its memory
+# Pages Pagefind holds at once, its runs side by side together (about 0.6 MB each, measured on model
+# pages at 1,000 models): the two languages' parts of 529 pages run at the same time, two parts of
+# 843 (5,000 models) one after the other, so the build stays under 1 GB (benchmarks/build_scale.py).
+PAGES_AT_ONCE = 1200
 
 
 def search_parts(page_paths: list[str], part_pages: int = PART_PAGES) -> list[list[str]]:
@@ -149,13 +153,13 @@ def _merged(outputs: list[Path]) -> dict[Path, bytes]:
     return files
 
 
-def _in_rounds(runs: list[tuple[str, list[str], Path]], jobs: int, part_pages: int) -> list[list[tuple[str, list[str], Path]]]:
+def _in_rounds(runs: list[tuple[str, list[str], Path]], jobs: int, most_pages: int) -> list[list[tuple[str, list[str], Path]]]:
     """The Pagefind runs grouped in rounds that run at the same time: at most `jobs` runs, and at most
-    `part_pages` pages indexed at once (Pagefind's memory grows with them)."""
+    `most_pages` pages indexed at once (Pagefind's memory grows with them)."""
     rounds: list[list[tuple[str, list[str], Path]]] = []
     for run in runs:
         last = rounds[-1] if rounds else None
-        if last and len(last) < jobs and sum(len(pages) for _, pages, _ in last) + len(run[1]) <= part_pages:
+        if last and len(last) < jobs and sum(len(pages) for _, pages, _ in last) + len(run[1]) <= most_pages:
             last.append(run)
         else:
             rounds.append([run])
@@ -186,7 +190,8 @@ def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: l
                     runs.append((lang, pages, output, key_file, key))
         by_output = {run[2]: run for run in runs}
         with ThreadPoolExecutor(max(1, jobs)) as pool:  # each run is a Pagefind process of its own
-            for round_ in _in_rounds([(lang, pages, output) for lang, pages, output, _, _ in runs], jobs, part_pages):
+            for round_ in _in_rounds([(lang, pages, output) for lang, pages, output, _, _ in runs], jobs,
+                                     max(part_pages, PAGES_AT_ONCE)):
                 for done in [pool.submit(_index_part, site_dir, lang, pages, output) for lang, pages, output in round_]:
                     done.result()
                 for _, _, output in round_:
