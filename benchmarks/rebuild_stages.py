@@ -1,0 +1,70 @@
+"""Where a one-model rebuild spends its time: each stage of `build`, timed in this process.
+
+    python benchmarks/rebuild_stages.py --content DIR --out DIR [--edit]
+
+`--content` and `--out` name a catalog and a site already built from it (benchmarks/build_scale.py
+builds synthetic ones: `--sizes 1000` and keep its folder, or any `python -m generator build`).
+With `--edit`, one model is edited first as build_scale.py edits it (its context window). The
+build then runs as `python -m generator build` runs it, each stage's wall seconds printed as it
+ends. Figures, not assertions: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.build_scale import edit_one_model  # noqa: E402
+
+STAGES = ("site_pages", "write_sources", "build_languages", "share_assets", "write_sitemap", "write_llms_txt",
+          "write_root_index", "write_plan_data", "write_search_index", "mark", "publish", "remove_staging")
+
+
+def timed(module, name: str, lines: list[tuple[str, float]]) -> None:
+    function = getattr(module, name)
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        started = time.monotonic()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            lines.append((name, time.monotonic() - started))
+    setattr(module, name, wrapper)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--content", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--edit", action="store_true", help="edit one model first")
+    args = parser.parse_args()
+    if args.edit:
+        edit_one_model(args.content)
+    started = time.monotonic()
+    from generator.catalog.loader import load_catalog
+    from generator.cli.main import model_problems
+    from generator.site import build
+    lines: list[tuple[str, float]] = [("imports", time.monotonic() - started)]
+    for name in STAGES:
+        timed(build, name, lines)
+    loading = time.monotonic()
+    catalog = load_catalog(args.content, model_problems)
+    lines.append(("load_catalog", time.monotonic() - loading))
+    build.build_site(catalog, args.out)
+    total = time.monotonic() - started
+    print("| stage | s |")
+    print("|---|---:|")
+    for name, seconds in lines:
+        print(f"| {name} | {seconds:.2f} |")
+    print(f"| **total** | **{total:.2f}** |")
+
+
+if __name__ == "__main__":
+    main()
