@@ -2,7 +2,8 @@
 
     python benchmarks/build_scale.py [--sizes 100 1000 5000] [--incremental-size 1000]
 
-For each N: a full build (wall seconds, seconds per page, peak RSS of the build process, HTML bytes
+For each N: a full build (wall seconds, seconds per page, the peak RSS of its largest process and the
+summed memory of all its processes (tree_memory.py), HTML bytes
 per model page, the search bundle's size), and a floor measured in the same run: the same Markdown
 rendered to HTML files with markdown-it-py and a minimal Jinja2 template. Then a one-model edit
 rebuilt at --incremental-size. What a first search downloads: benchmarks/search_weight.py.
