@@ -284,7 +284,7 @@ def test_folded_sections_are_in_the_html_and_the_twin(site, lang, heading):
         folded = re.search(rf'<details class="vram-fold" id="{anchor}" open="open">\s*<summary>', page)
         assert folded, anchor
     weights = page[page.index('id="weights"'):page.index('id="formats"')]
-    assert "<table>" in weights and ("2,779,832,501,856" in weights or "2.779.832.501.856" in weights)
+    assert "<table class=\"vram-table\">" in weights and ("2,779,832,501,856" in weights or "2.779.832.501.856" in weights)
     assert heading in html(site, f"{lang}/models/kimi-k3.html.md")
 
 
