@@ -153,13 +153,13 @@ def _merged(outputs: list[Path]) -> dict[Path, bytes]:
     return files
 
 
-def _in_rounds(runs: list[tuple[str, list[str], Path]], jobs: int, most_pages: int) -> list[list[tuple[str, list[str], Path]]]:
-    """The Pagefind runs grouped in rounds that run at the same time: at most `jobs` runs, and at most
-    `most_pages` pages indexed at once (Pagefind's memory grows with them)."""
-    rounds: list[list[tuple[str, list[str], Path]]] = []
+def _in_rounds(runs: list[tuple], jobs: int, most_pages: int) -> list[list[tuple]]:
+    """The Pagefind runs, each (lang, pages, ...), grouped in rounds that run at the same time: at
+    most `jobs` runs, and at most `most_pages` pages indexed at once (Pagefind's memory grows with them)."""
+    rounds: list[list[tuple]] = []
     for run in runs:
         last = rounds[-1] if rounds else None
-        if last and len(last) < jobs and sum(len(pages) for _, pages, _ in last) + len(run[1]) <= most_pages:
+        if last and len(last) < jobs and sum(len(other[1]) for other in last) + len(run[1]) <= most_pages:
             last.append(run)
         else:
             rounds.append([run])
@@ -188,14 +188,11 @@ def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: l
                 if not (key_file.is_file() and key_file.read_text(encoding="utf-8") == key and (output / "pagefind-entry.json").is_file()):
                     key_file.unlink(missing_ok=True)  # written again once the part is
                     runs.append((lang, pages, output, key_file, key))
-        by_output = {run[2]: run for run in runs}
         with ThreadPoolExecutor(max(1, jobs)) as pool:  # each run is a Pagefind process of its own
-            for round_ in _in_rounds([(lang, pages, output) for lang, pages, output, _, _ in runs], jobs,
-                                     max(part_pages, PAGES_AT_ONCE)):
-                for done in [pool.submit(_index_part, site_dir, lang, pages, output) for lang, pages, output in round_]:
+            for round_ in _in_rounds(runs, jobs, max(part_pages, PAGES_AT_ONCE)):
+                for done in [pool.submit(_index_part, site_dir, lang, pages, output) for lang, pages, output, _, _ in round_]:
                     done.result()
-                for _, _, output in round_:
-                    _, _, _, key_file, key = by_output[output]
+                for _, _, _, key_file, key in round_:
                     key_file.write_text(key, encoding="utf-8")
         files: dict[Path, bytes] = {}
         for part in range(len(parts)):
@@ -204,7 +201,10 @@ def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: l
                 files[prefix / name] = data
         for stale in sorted(work.glob("*-*")):  # parts of a larger site, or of languages no longer built
             if stale.name.split(".")[0] not in {f"{part}-{lang}" for part in range(len(parts)) for lang in languages}:
-                shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+                if stale.is_dir():
+                    shutil.rmtree(stale)
+                else:
+                    stale.unlink()
         digests.save()
     for name, data in sorted(files.items()):
         write_if_changed(bundle / name, data)
