@@ -18,7 +18,7 @@ from generator.site.errors import BuildError
 from generator.site.files import empty_folder, write_if_changed
 from generator.site.publish import uninterruptible
 from generator.languages import LOCALES_DIR
-from generator.site.render import TEMPLATES_DIR
+from generator.site.render import COMPILED_DIR, TEMPLATES_DIR
 
 # Written in every cache folder this tool makes; a cache folder without it is never emptied.
 CACHE_MARKER = ".vram-guide-cache"
@@ -31,7 +31,7 @@ def build_key(catalog: Catalog) -> str:
     digest.update(repr((catalog.site, catalog.gpus, catalog.inventory, version("mkdocs"), version("mkdocs-material"))).encode())
     for folder, pattern in ((TEMPLATES_DIR, "**/*"), (LOCALES_DIR, "**/*.po"), (CODE_DIR, "**/*.py")):
         for path in sorted(folder.glob(pattern)):
-            if path.is_file():
+            if path.is_file() and COMPILED_DIR not in path.parts:
                 digest.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
     return digest.hexdigest()
 

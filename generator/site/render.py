@@ -7,7 +7,9 @@ themselves (links) return `Markdown` strings, which pass through unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -17,11 +19,12 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import quote
 
+import babel
 import jinja2
 from markupsafe import Markup
 from babel.lists import format_list
 from babel.dates import format_date
-from babel.numbers import format_currency, format_decimal, format_percent, get_group_symbol
+from babel.numbers import format_currency, format_decimal, format_percent, get_group_symbol, parse_pattern
 
 from generator.site import view_models as page_models
 from generator.site import paths
@@ -126,6 +129,33 @@ def code_span(text: str) -> Markdown:
     return Markdown(f"`{text.replace('`', '')}`")
 
 
+# Where the compiled templates are kept, beside their sources as Python keeps its own (`.pyc` in
+# __pycache__): compiling every template takes about 2 s, in every process that renders.
+COMPILED_DIR = "__pycache__"
+
+
+class CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """Jinja2's bytecode cache (keyed by each template's name and source checksum, written in one
+    rename), where a folder that cannot be read or written (a read-only install) means compiling again."""
+
+    def __init__(self, directory: Path):
+        with contextlib.suppress(OSError):
+            directory.mkdir(exist_ok=True)
+        super().__init__(str(directory))
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+# A number pattern parsed once, not at every number it formats.
+_pattern = functools.cache(parse_pattern)
+
+
 class Renderer:
     """Renders pages of one language, as MkDocs sources or as Markdown twins."""
 
@@ -136,8 +166,11 @@ class Renderer:
         self.lang = lang
         self.language = LANGUAGES[lang]
         self.locale = self.language.babel_locale
-        self.group_symbol = get_group_symbol(self.locale)
+        # Babel takes the parsed locale: given its name, every number parses it again
+        self.babel_locale = babel.Locale.parse(self.locale)
+        self.group_symbol = get_group_symbol(self.babel_locale)
         env = jinja2.Environment(
+            bytecode_cache=CompiledTemplates(templates_dir / COMPILED_DIR),
             loader=jinja2.FileSystemLoader(templates_dir),
             finalize=self.as_markdown,
             undefined=jinja2.StrictUndefined,
@@ -207,7 +240,7 @@ class Renderer:
             # NOTE: the same digits as Babel's "#,##0" for these locales, ~20× faster: thousands of
             # pages format hundreds of thousands of integers.
             return f"{value:,}".replace(",", self.group_symbol)
-        return format_decimal(value, locale=self.locale)
+        return format_decimal(value, locale=self.babel_locale)
 
     def gigabytes(self, byte_count: int) -> str:
         return self.number(int((Decimal(byte_count) / 10**9).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
@@ -221,58 +254,58 @@ class Renderer:
             if pair[0] != pair[1] or first == second:
                 break
         pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
-        return tuple(format_decimal(value, format=pattern, locale=self.locale) for value in pair)
+        return tuple(format_decimal(value, format=_pattern(pattern), locale=self.babel_locale) for value in pair)
 
     def or_list(self, items) -> str:
         """1, 2, 4 or 8 (pt: 1, 2, 4 ou 8)."""
-        return format_list([self.number(item) for item in items], style="or", locale=self.locale)
+        return format_list([self.number(item) for item in items], style="or", locale=self.babel_locale)
 
     def gigabytes_fine(self, byte_count: int) -> str:
         """GB with the decimals a small figure needs: 0.23, 4.84, 29.2, 1,561 (and < 0.01)."""
         if 0 < byte_count < 5 * 10**6:
             # our own text: "<" and a space start no tag in Markdown or HTML, so it stays as written
             # (escaped, a twin would show "&lt; 0.01" to whoever reads the Markdown)
-            return Markdown("< " + format_decimal(Decimal("0.01"), locale=self.locale))
+            return Markdown("< " + format_decimal(Decimal("0.01"), locale=self.babel_locale))
         gigabytes = Decimal(byte_count) / 10**9
         pattern = "#,##0.##" if abs(gigabytes) < 10 else "#,##0.#" if abs(gigabytes) < 100 else "#,##0"
-        return format_decimal(gigabytes, format=pattern, locale=self.locale)
+        return format_decimal(gigabytes, format=_pattern(pattern), locale=self.babel_locale)
 
     def rate(self, per_second: float) -> str:
         """Tokens per second: one decimal below 10 (0.5, 2.2), whole numbers above."""
         pattern = "#,##0.#" if per_second < 10 else "#,##0"
-        return format_decimal(Decimal(str(per_second)), format=pattern, locale=self.locale)
+        return format_decimal(Decimal(str(per_second)), format=_pattern(pattern), locale=self.babel_locale)
 
     def seconds(self, value: float) -> str:
         """A duration: milliseconds below a second (4 ms, 350 ms), else seconds (2.41 s, 12.6 s)."""
         if value < 1:
-            return format_decimal(max(round(value * 1000), 1), locale=self.locale) + " ms"
+            return format_decimal(max(round(value * 1000), 1), locale=self.babel_locale) + " ms"
         pattern = "#,##0.00" if value < 10 else "#,##0.0"
-        return format_decimal(Decimal(str(value)).quantize(Decimal("0.01")), format=pattern, locale=self.locale) + " s"
+        return format_decimal(Decimal(str(value)).quantize(Decimal("0.01")), format=_pattern(pattern), locale=self.babel_locale) + " s"
 
     def millions(self, count: int) -> str:
         """A count in millions, as a line of the cost chart says it: 2.4, 36, 1,250."""
         value = Decimal(count) / 10**6
         pattern = "#,##0.#" if value < 100 else "#,##0"
-        return format_decimal(value, format=pattern, locale=self.locale)
+        return format_decimal(value, format=_pattern(pattern), locale=self.babel_locale)
 
     def date(self, iso: str) -> str:
         """An ISO date as the language writes it: 27 de julho de 2026, July 27, 2026."""
-        return format_date(dt.date.fromisoformat(iso), format=self.language.date_style, locale=self.locale)
+        return format_date(dt.date.fromisoformat(iso), format=self.language.date_style, locale=self.babel_locale)
 
     def bits(self, value: float) -> str:
         """Bits per weight, two decimals as llama.cpp prints them (4.89; pt: 4,89)."""
-        return format_decimal(Decimal(str(value)).quantize(Decimal("0.01")), format="#,##0.00", locale=self.locale)
+        return format_decimal(Decimal(str(value)).quantize(Decimal("0.01")), format=_pattern("#,##0.00"), locale=self.babel_locale)
 
     def money(self, amount: Decimal) -> str:
-        return format_currency(amount, self.site.currency, locale=self.locale)
+        return format_currency(amount, self.site.currency, locale=self.babel_locale)
 
     def percent(self, share: Fraction | Decimal) -> str:
         value = share if isinstance(share, Decimal) else Decimal(share.numerator) / share.denominator
-        return format_percent(value, locale=self.locale)
+        return format_percent(value, locale=self.babel_locale)
 
     def factor(self, value: Fraction) -> str:
         """An exact factor of a formula: 0.5, 1.4, 16 (pt: 0,5, 1,4)."""
-        return format_decimal(Decimal(value.numerator) / value.denominator, locale=self.locale)
+        return format_decimal(Decimal(value.numerator) / value.denominator, locale=self.babel_locale)
 
     def params_short(self, params: int) -> str:
         """2,779,940,000,000 -> 2.8T; 70,553,706,496 -> 70.6B; 405,000,000,000 -> 405B; 999,885,952 -> 1B
@@ -281,8 +314,8 @@ class Renderer:
             if params * 2000 >= size * 1999:
                 scaled = Decimal(params) / size
                 pattern = "#,##0" if scaled >= 100 else "#,##0.#"
-                return format_decimal(scaled, format=pattern, locale=self.locale) + unit
-        return format_decimal(params, locale=self.locale)
+                return format_decimal(scaled, format=_pattern(pattern), locale=self.babel_locale) + unit
+        return format_decimal(params, locale=self.babel_locale)
 
     # ---- pages
 
