@@ -45,6 +45,7 @@ def test_rebuilds_touch_only_what_changed_and_equal_a_full_build(tmp_path, conte
     assert changed(docs_first, snapshot(docs)) == set()
 
     # one model edited: its own pages change, in both languages, and nothing else
+    inodes = {page: (out / page).stat().st_ino for page in ("en/gpus/b300.html", "pt/models/kimi-k3.html")}
     kimi = content_copy / "models" / "kimi-k3.yaml"
     kimi.write_text(kimi.read_text().replace("value: 1048576", "value: 524288", 1))
     build(content_copy, out)
@@ -55,6 +56,11 @@ def test_rebuilds_touch_only_what_changed_and_equal_a_full_build(tmp_path, conte
     assert {t for t in touched if "models/" in t and "kimi-k3" not in t and not t.endswith("sitemap.xml")} == set()
     assert changed(docs_first, snapshot(docs)) == {"pt/models/kimi-k3.md", "en/models/kimi-k3.md"}
     assert "api/v1/models/kimi-k3.json" in touched  # its API file too, and no other model's
+    # published by linking each unchanged file to the previous site's copy (the cache's is never linked:
+    # MkDocs writes there in place), and copying the others
+    assert (out / "en/gpus/b300.html").stat().st_ino == inodes["en/gpus/b300.html"]
+    assert (out / "en/gpus/b300.html").stat().st_ino != (tmp_path / ".site.cache/site/en/gpus/b300.html").stat().st_ino
+    assert (out / "pt/models/kimi-k3.html").stat().st_ino != inodes["pt/models/kimi-k3.html"]
     full = tmp_path / "full" / "site"
     build(content_copy, full)
     assert_same_bytes(out, full)

@@ -13,7 +13,9 @@ carried into the new site, or the build refuses, naming it, when the new site wr
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import stat
 import signal
 import tempfile
 import threading
@@ -146,10 +148,29 @@ def remove_stale_staging(out_dir: Path) -> None:
         remove_staging(folder)
 
 
+def _linked_or_copied(site_dir: Path, out_dir: Path) -> Callable[[str, str], str]:
+    """copytree's copy: a file whose size and mtime are its copy's in the previous site (copy2 kept
+    the mtime; a file the build wrote again has a new one) is hard-linked to that copy, not copied.
+    The sites are never written into in place (a build swaps whole folders; the preview replaces a
+    file in one rename), so a link shared by the two is never changed under the other. A one-model
+    rebuild at 1,000 models copied all 371 MB."""
+    def copy(source: str, target: str) -> str:
+        previous = out_dir / Path(source).relative_to(site_dir)
+        try:
+            now, then = os.stat(source), os.lstat(previous)
+            if stat.S_ISREG(then.st_mode) and (now.st_size, now.st_mtime_ns, now.st_mode) == (then.st_size, then.st_mtime_ns, then.st_mode):
+                os.link(previous, target)
+                return target
+        except OSError:  # no previous copy, or no link here (another file system): copied
+            pass
+        return shutil.copy2(source, target)
+    return copy
+
+
 def publish(site_dir: Path, out_dir: Path, staging: Path, on_swapped: Callable[[], None]) -> None:
     """Copy the finished site into `staging`, then swap it with the previous `out_dir`; `on_swapped`
     runs once the new site is in place, before Ctrl-C is let through again."""
-    shutil.copytree(site_dir, staging / "site", copy_function=shutil.copy2)
+    shutil.copytree(site_dir, staging / "site", copy_function=_linked_or_copied(site_dir, out_dir))
     carry_deployer_files(out_dir, staging / "site")
     previous = staging / "previous"
     with uninterruptible():
