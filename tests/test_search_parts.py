@@ -80,7 +80,11 @@ def test_a_rebuild_indexes_again_only_the_parts_whose_text_changed(tmp_path):
     assert bundle(site) == fresh()
     assert index(part_pages=4) == 2  # one part now, in each language; the second part's files go
     assert bundle(site) == fresh(part_pages=4)
-    assert sorted(p.name for p in work.iterdir()) == ["0-en", "0-en.key", "0-pt", "0-pt.key", "digests.json"]
+    assert sorted(p.name for p in work.iterdir()) == ["0-en", "0-en.key", "0-en.pages", "0-pt", "0-pt.key", "0-pt.pages",
+                                                      "digests.json"]
+    # what Pagefind read waits cut beside each part, for its pages only
+    assert sorted(p.relative_to(work / "0-en.pages").as_posix() for p in (work / "0-en.pages").rglob("*.html")) == [
+        f"en/{name}.html" for name in names]
 
 
 @pytest.mark.parametrize("sizes, jobs, most, rounds", [
@@ -102,7 +106,7 @@ def test_pages_without_what_pagefind_leaves_out_give_the_same_index(tmp_path):
              for name in ("a", "b")}
     write_pages(raw, pages)
     _pagefind(raw, "en", tmp_path / "from-raw")
-    _index_part(raw, "en", ["models/a", "models/b"], tmp_path / "from-cut")
+    _index_part(raw, "en", ["models/a", "models/b"], tmp_path / "from-cut", tmp_path / "cut")
 
     def files(folder):
         return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}

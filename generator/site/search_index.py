@@ -11,7 +11,8 @@ parts of at most PART_PAGES pages of one language: each part is a bundle of its 
 search still looks at every page while the build's memory stays bounded whatever the site's size.
 
 A rebuild indexes again only the parts whose pages changed in what Pagefind reads (their text, not
-their tables); each language's part waits in the build cache with the key of what it was made of.
+their tables); each language's part waits in the build cache with the key of what it was made of,
+and beside it its pages as Pagefind reads them, cut again only where a page was written since.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ class _Digests:
         except (OSError, ValueError):
             self.kept = {}
         self.now: dict[str, list] = {}
+        self.read_again: set[str] = set()  # the pages ("en:models/kimi-k3") written since the last build
 
     def of(self, lang: str, page: str) -> str:
         path = self.site_dir / paths.html_file(lang, page)
@@ -106,6 +108,7 @@ class _Digests:
         kept = self.kept.get(name)
         if not (isinstance(kept, list) and kept[:2] == [stat.st_size, stat.st_mtime_ns]):
             kept = [stat.st_size, stat.st_mtime_ns, hashlib.sha256(indexed_html(path.read_bytes())).hexdigest()]
+            self.read_again.add(name)
         self.now[name] = kept
         return kept[2]
 
@@ -122,15 +125,21 @@ def _part_key(lang: str, pages: list[str], digests: _Digests) -> str:
     return digest.hexdigest()
 
 
-def _index_part(site_dir: Path, lang: str, pages: list[str], output: Path) -> None:
-    """Pagefind over `pages` of `lang`, each cut to what it reads (indexed_html), into `output`."""
+def _index_part(site_dir: Path, lang: str, pages: list[str], output: Path, copies: Path,
+                read_again: frozenset[str] = frozenset()) -> None:
+    """Pagefind over `pages` of `lang`, each cut to what it reads (indexed_html), into `output`.
+    The cut pages wait in `copies`, kept between builds: a page is cut again when it is missing
+    there or in `read_again` (its "lang:page" name: written since), and a page of another part goes."""
     shutil.rmtree(output, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix=".pages-", dir=output.parent) as folder:
-        for page in pages:
-            target = Path(folder) / paths.html_file(lang, page)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(indexed_html((site_dir / paths.html_file(lang, page)).read_bytes()))
-        _pagefind(Path(folder), lang, output)
+    wanted = {copies / paths.html_file(lang, page): page for page in pages}
+    if copies.is_dir():
+        for path in sorted(copies.rglob("*.html")):
+            if path not in wanted:
+                path.unlink()
+    for target, page in wanted.items():
+        if f"{lang}:{page}" in read_again or not target.is_file():
+            write_if_changed(target, indexed_html((site_dir / paths.html_file(lang, page)).read_bytes()))
+    _pagefind(copies, lang, output)
 
 
 def _merged(outputs: list[Path]) -> dict[Path, bytes]:
@@ -190,7 +199,9 @@ def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: l
                     runs.append((lang, pages, output, key_file, key))
         with ThreadPoolExecutor(max(1, jobs)) as pool:  # each run is a Pagefind process of its own
             for round_ in _in_rounds(runs, jobs, max(part_pages, PAGES_AT_ONCE)):
-                for done in [pool.submit(_index_part, site_dir, lang, pages, output) for lang, pages, output, _, _ in round_]:
+                read_again = frozenset(digests.read_again)
+                for done in [pool.submit(_index_part, site_dir, lang, pages, output, output.with_name(f"{output.name}.pages"), read_again)
+                             for lang, pages, output, _, _ in round_]:
                     done.result()
                 for _, _, _, key_file, key in round_:
                     key_file.write_text(key, encoding="utf-8")
