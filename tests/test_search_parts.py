@@ -1,6 +1,7 @@
 """The search index's parts (generator/site/search_index.py): even parts of at most N pages of one
 language, so Pagefind's memory stays bounded whatever the site's size."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -111,3 +112,25 @@ def test_pages_without_what_pagefind_leaves_out_give_the_same_index(tmp_path):
     def files(folder):
         return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
     assert files(tmp_path / "from-raw") == files(tmp_path / "from-cut")
+
+
+def test_a_model_pages_method_and_sources_are_not_indexed_and_its_other_sections_are(tmp_path, built_site):
+    # one built page indexed three ways: as built; with the two folds cut out by hand (the same
+    # index: Pagefind skips them); with the mark that skips them taken off (another index)
+    html = (built_site / "en" / "models" / "kimi-k3.html").read_bytes()
+    folds = {anchor: re.search(rb'<details class="vram-fold"[^>]* id="%s"[^>]*>.*?</details>' % anchor, html, re.S).group(0)
+             for anchor in (b"method", b"sources", b"kv-cache")}
+    assert all(b'data-pagefind-ignore="all"' in folds[anchor] for anchor in (b"method", b"sources"))
+    assert b"data-pagefind-ignore" not in folds[b"kv-cache"].split(b">", 1)[0]  # the KV cache's words are searched
+    variants = {"built": html, "cut": html.replace(folds[b"method"], b"").replace(folds[b"sources"], b""),
+                "unmarked": html}
+    for anchor in (b"method", b"sources"):
+        variants["unmarked"] = variants["unmarked"].replace(folds[anchor], folds[anchor].replace(b' data-pagefind-ignore="all"', b""))
+
+    def index(name: str) -> dict[str, bytes]:
+        write_pages(tmp_path / name, {"en/models/kimi-k3.html": variants[name].decode()})
+        _pagefind(tmp_path / name, "en", tmp_path / f"{name}-index")
+        return {p.relative_to(tmp_path / f"{name}-index").as_posix(): p.read_bytes()
+                for p in sorted((tmp_path / f"{name}-index").rglob("*")) if p.is_file()}
+    assert index("built") == index("cut")
+    assert index("built") != index("unmarked")
