@@ -47,8 +47,11 @@ class Setup:
 
 def gpus_needed(required_bytes: int, gpu: Gpu, usable: Fraction = Fraction(1)) -> int | None:
     """The smallest machine shape of `gpu` whose usable memory holds `required_bytes`, or None."""
+    # memory × count × usable ≥ required, in integers (a Fraction per comparison is most of the time
+    # the indexes take to choose every model's setup)
+    share, whole = usable.numerator, usable.denominator
     for count in gpu.machine_shapes:
-        if gpu.gpu_memory_bytes * count * usable >= required_bytes:
+        if gpu.gpu_memory_bytes * count * share >= required_bytes * whole:
             return count
     return None
 
@@ -64,7 +67,7 @@ def machine_plan(required_bytes: int, gpu: Gpu, usable: Fraction = Fraction(1)) 
     if count is not None:
         return Setup(gpu, count)
     largest = gpu.machine_shapes[-1]
-    return Setup(gpu, largest, ceil(required_bytes / (gpu.gpu_memory_bytes * largest * usable)))
+    return Setup(gpu, largest, -(-required_bytes * usable.denominator // (gpu.gpu_memory_bytes * largest * usable.numerator)))
 
 
 def cheapest(candidates: Iterable[tuple[Setup, T]]) -> T | None:
