@@ -18,7 +18,7 @@ from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
 from generator.site.parallel import run_all
 from generator.site.progress import Progress
 from generator.site.render import Renderer
-from generator.site.row_store import keep_rows, known_rows, rows_file
+from generator.site.row_store import StoredRows, keep_rows, rows_file
 from generator.site.page_html import page_rewrite
 from generator.site.view_models import Page, PageSpec
 
@@ -56,15 +56,19 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
     key = spec.cache_key
     if spec.reuses_rows:
         rows = rows_file(cache.root, spec.path)
-        page = spec.build(known=known_rows(rows, model_keys))
-        on_built(page)
-        keep_rows(rows, page, model_keys)
+        known = StoredRows(rows, model_keys)
+        page = spec.build(known=known)
+        if known.missed:  # rows made anew: kept for the next build
+            keep_rows(rows, page, model_keys)
         key = hashlib.sha256(repr(page).encode()).hexdigest()
+    unchanged = {lang for lang in renderers if key and (entry := cache.pages.get(f"{lang}:{spec.path}"))
+                 and entry["hash"] == key and (cache.docs_dir(lang) / paths.source_file(spec.path)).is_file()}
+    if page is not None and len(unchanged) < len(renderers):  # an unchanged page's API file is unchanged too
+        on_built(page)
     for lang, renderer in renderers.items():
-        entry = cache.pages.get(f"{lang}:{spec.path}")
         source = cache.docs_dir(lang) / paths.source_file(spec.path)
-        if key and entry and entry["hash"] == key and source.is_file():
-            results.append((lang, entry["title"], 0, None))
+        if lang in unchanged:
+            results.append((lang, cache.pages[f"{lang}:{spec.path}"]["title"], 0, None))
             continue
         if page is None:
             page = spec.build()

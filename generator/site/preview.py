@@ -38,7 +38,7 @@ from generator.site.parallel import available_cores, run_all
 from generator.site.progress import Progress
 from generator.site.render import TEMPLATES, Renderer
 from generator.site.page_html import page_rewrite
-from generator.site.row_store import known_rows, rows_file
+from generator.site.row_store import StoredRows, rows_file
 from generator.site.structured_data import inert_json
 from generator.site.view_models import PageSpec, site_pages
 from generator.sizing.plan_data import largest_machine, model_tables, quant_tables
@@ -132,7 +132,7 @@ class Preview:
         """One page in every language (source, HTML, twin) and its API file; the files written."""
         site = self.catalog.site
         if spec.reuses_rows:  # a GPU page: the rows the last build kept, for the models not edited since
-            page = spec.build(known=known_rows(rows_file(cache_dir(self.out), spec.path), self.model_keys))
+            page = spec.build(known=StoredRows(rows_file(cache_dir(self.out), spec.path), self.model_keys))
         else:
             page = spec.build()
         ApiWriter(self.site_dir, self.catalog).write(page)

@@ -10,12 +10,12 @@ cache folder is read back, never executed.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 
 from generator.site import paths
 from generator.site.files import write_if_changed
-from generator.site.view_models import GpuLlamaRow, GpuPage, KnownRows, ListedModel
+from generator.catalog.records import Model
+from generator.site.view_models import GpuLlamaRow, GpuPage, ListedModel
 
 
 def rows_file(cache_root: Path, page: str) -> Path:
@@ -26,19 +26,27 @@ def _row(data: dict) -> GpuLlamaRow:
     return GpuLlamaRow(**{**data, "model": ListedModel(**data["model"])})
 
 
-def known_rows(file: Path, model_keys: dict[str, str]) -> KnownRows:
+class StoredRows:
     """The rows `file` holds, for the models whose content key is still the one they were made for
-    (`model_keys`: model page path → its content key); nothing where the file is missing or unreadable."""
-    try:
-        stored = {key: _row(data) for key, data in json.loads(file.read_text(encoding="utf-8")).items()}
-    except (OSError, ValueError, TypeError, KeyError):
-        stored = {}
-    return lambda model: stored.get(model_keys.get(paths.model_page(model.slug), ""))
+    (`model_keys`: model page path → its content key); nothing where the file is missing or
+    unreadable. A KnownRows (view_models.gpu_page) that counts the models it had no row for."""
+
+    def __init__(self, file: Path, model_keys: dict[str, str]):
+        self.model_keys, self.missed = model_keys, 0
+        try:
+            self.stored = {key: _row(data) for key, data in json.loads(file.read_text(encoding="utf-8")).items()}
+        except (OSError, ValueError, TypeError, KeyError):
+            self.stored = {}
+
+    def __call__(self, model: Model) -> GpuLlamaRow | None:
+        row = self.stored.get(self.model_keys.get(paths.model_page(model.slug), ""))
+        self.missed += row is None
+        return row
 
 
 def keep_rows(file: Path, page: GpuPage, model_keys: dict[str, str]) -> None:
     """Write `page`'s rows to `file`, each under its model's content key."""
-    rows = {model_keys[paths.model_page(row.model.slug)]: asdict(row)
+    rows = {model_keys[paths.model_page(row.model.slug)]: {**vars(row), "model": vars(row.model)}
             for _, group in page.llama_cpp.groups for row, _ in group}
     write_if_changed(file, json.dumps(rows, sort_keys=True))
 
