@@ -35,12 +35,22 @@ STAGING_MARKER = ".vram-guide-staging"
 
 
 def _entries(folder: Path) -> list[str]:
-    """Every file, symlink and empty folder under `folder` (never following a link), relative, sorted."""
-    found = []
-    for path in sorted(folder.rglob("*")):
-        if path.is_symlink() or path.is_file() or (path.is_dir() and not any(path.iterdir())):
-            found.append(path.relative_to(folder).as_posix())
-    return [name for name in found if name != MARKER]
+    """Every file, symlink and empty folder under `folder` (never following a link), relative, sorted
+    as paths sort. Each folder's entries are read once, their kind without a stat of each."""
+    found: list[str] = []
+
+    def visit(directory: str, prefix: str) -> int:
+        with os.scandir(directory) as listing:
+            entries = list(listing)
+        for entry in entries:
+            name = prefix + entry.name
+            if entry.is_symlink() or entry.is_file(follow_symlinks=False):
+                found.append(name)
+            elif entry.is_dir(follow_symlinks=False) and visit(entry.path, name + "/") == 0:
+                found.append(name)  # an empty folder
+        return len(entries)
+    visit(str(folder), "")
+    return sorted((name for name in found if name != MARKER), key=lambda name: name.split("/"))
 
 
 def built_files(out_dir: Path) -> set[str] | None:
