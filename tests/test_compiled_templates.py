@@ -44,3 +44,14 @@ def test_the_compiled_templates_are_not_part_of_the_builds_key(catalog):
         assert build_key(catalog) == key
     finally:
         stray.unlink()
+
+
+def test_mkdocs_keeps_the_themes_compiled_templates_there_too(built_site):
+    from hashlib import sha1
+
+    from mkdocs.config import load_config
+
+    config = load_config(config_file=str(built_site.parent / ".site.cache" / "mkdocs-en.yml"))
+    main = config.theme.get_env().get_template("main.html")  # Material's, through our overrides
+    key = sha1(f"main.html|{main.filename}".encode()).hexdigest()  # Jinja2's BytecodeCache.get_cache_key
+    assert (TEMPLATES_DIR / COMPILED_DIR / f"__jinja2_{key}.cache").is_file()

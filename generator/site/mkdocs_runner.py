@@ -19,7 +19,7 @@ from generator.site import paths
 from generator.site.errors import BuildError
 from generator.languages import LANGUAGES
 from generator.site.progress import Progress
-from generator.site.render import TEMPLATES_DIR, Renderer
+from generator.site.render import COMPILED_DIR, TEMPLATES_DIR, CompiledTemplates, Renderer
 from generator.site.search_index import SEARCH_BUNDLE
 
 OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
@@ -175,6 +175,10 @@ def _load(config_file: Path, progress: Progress, rewrite: Callable[[str, int], s
 
         def on_post_template(self, output_content, template_name, config):
             return rewrite(output_content, template_name.count("/"))
+
+        def on_env(self, env, config, files):  # the theme's templates, compiled once like ours (render.py)
+            env.bytecode_cache = CompiledTemplates(TEMPLATES_DIR / COMPILED_DIR)
+            return env
 
     config = load_config(config_file=str(config_file))
     config.plugins["vram-guide-pages"] = CountAndRewritePages()
