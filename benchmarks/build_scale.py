@@ -96,14 +96,15 @@ def measure(count: int, work: Path) -> dict:
 
 
 def edit_one_model(content: Path) -> None:
-    """The first model's context window doubled (or cut to an eighth past 10^9 tokens, the most the
-    catalog takes): its own pages change; the GPU pages ask for 32,768 tokens of a model at most, so
-    theirs stay (the synthetic catalogs' first model has a window of 131,072 tokens)."""
+    """The first model's context window doubled from the synthetic catalogs' 131,072 tokens, or
+    halved back: its own pages change; the GPU pages ask for 32,768 tokens of a model at most, so
+    theirs stay. Edits go back and forth, so that repeated runs time the same pages (a window
+    doubled at every run grew the model page's searches with it)."""
     path = sorted((content / "models").glob("*.yaml"))[0]
     text = path.read_text(encoding="utf-8")
     found = re.search(r"^context_window:\n  value: (\d+)$", text, re.M)
     window = int(found.group(1))
-    edited = window * 2 if window * 2 <= 10**9 else window // 8
+    edited = window * 2 if window <= 131072 else window // 2
     path.write_text(text[:found.start(1)] + str(edited) + text[found.end(1):], encoding="utf-8")
 
 
