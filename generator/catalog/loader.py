@@ -18,6 +18,7 @@ from generator.catalog.model_reader import read_model
 from generator.catalog.price_age import STALE_AFTER_DAYS, price_age_days, price_is_stale
 from generator.catalog.records import TENSOR_KINDS, Catalog, Gpu, Inventory, Model, Site, StockOffer
 from generator.catalog.schema import Problems, read_record
+from generator.catalog.parsed_files import ParsedFiles
 from generator.catalog.yaml_file import YamlFile, YamlSyntaxError, read_yaml
 
 
@@ -134,7 +135,7 @@ def _site(file: YamlFile, problems: Problems) -> Site | None:
     return Site(**values)
 
 
-def _read(path: Path, problems: Problems, root: Path) -> YamlFile | None:
+def _read(path: Path, problems: Problems, root: Path, parsed: ParsedFiles | None = None) -> YamlFile | None:
     """`path`'s YAML, or None after adding its problem; a link to outside `root` (the content
     folder) is refused, not followed."""
     cwd = Path.cwd()
@@ -147,7 +148,7 @@ def _read(path: Path, problems: Problems, root: Path) -> YamlFile | None:
                               "copy the file in instead")
         return None
     try:
-        file = read_yaml(path, display)
+        file = read_yaml(path, display, parsed)
     except YamlSyntaxError as error:
         problems.lines.append(str(error))
         return None
@@ -156,15 +157,17 @@ def _read(path: Path, problems: Problems, root: Path) -> YamlFile | None:
     return None if file.duplicate_keys else file
 
 
-def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[str, str]]] | None = None) -> Catalog:
+def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[str, str]]] | None = None,
+                 parsed: ParsedFiles | None = None) -> Catalog:
     """Read site.yaml, gpus.yaml and models/*.yaml; raise CatalogError listing every problem.
     `model_rules`: (field, problem) for what a read model contradicts beyond its fields (the CLI
-    passes sizing.catalog_rules.model_problems)."""
+    passes sizing.catalog_rules.model_problems); `parsed`: the files' YAML as earlier runs read
+    it, by their bytes (parsed_files.py)."""
     content_dir = Path(content_dir).absolute()
     problems = Problems()
-    site_file = _read(content_dir / "site.yaml", problems, content_dir)
+    site_file = _read(content_dir / "site.yaml", problems, content_dir, parsed)
     site = _site(site_file, problems) if site_file else None
-    gpus = _read_gpus(content_dir / "gpus.yaml", problems, content_dir)
+    gpus = _read_gpus(content_dir / "gpus.yaml", problems, content_dir, parsed)
     if site is not None and site_file is not None:
         for gpu in gpus:
             if gpu.price_date is not None and gpu.price_date > site.prices_date:  # ISO dates order as text
@@ -174,7 +177,7 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
                 break
 
     inventory_path = content_dir / INVENTORY_FILE
-    inventory_file = _read(inventory_path, problems, content_dir) if inventory_path.exists() or inventory_path.is_symlink() else None
+    inventory_file = _read(inventory_path, problems, content_dir, parsed) if inventory_path.exists() or inventory_path.is_symlink() else None
     inventory = _inventory(inventory_file, {gpu.slug for gpu in gpus}, problems) if inventory_file else None
 
     model_paths = sorted((content_dir / "models").glob("*.yaml"))
@@ -183,7 +186,7 @@ def load_catalog(content_dir: Path, model_rules: Callable[[Model], list[tuple[st
     models: list[Model] = []
     seen_ids: dict[str, str] = {}
     for path in model_paths:
-        file = _read(path, problems, content_dir)
+        file = _read(path, problems, content_dir, parsed)
         if file is None:
             continue
         model = read_model(file, path.stem, problems)
@@ -265,8 +268,8 @@ def load_gpus(path: Path) -> tuple[Gpu, ...]:
     return tuple(gpus)
 
 
-def _read_gpus(path: Path, problems: Problems, root: Path) -> list[Gpu]:
-    file = _read(path, problems, root)
+def _read_gpus(path: Path, problems: Problems, root: Path, parsed: ParsedFiles | None = None) -> list[Gpu]:
+    file = _read(path, problems, root, parsed)
     gpus = _gpus(file, problems) if file else []
     _check_unique(file, [(g.slug, i) for i, g in enumerate(gpus)], "gpus.{}.slug", "GPU slug", problems)
     return gpus

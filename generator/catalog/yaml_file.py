@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from generator.catalog.bounded_read import FileRefused, read_regular_file
+from generator.catalog.parsed_files import ParsedFiles
 
 
 # libyaml's parser when PyYAML was built with it (much faster on large catalogs), same results.
@@ -44,14 +45,19 @@ class YamlSyntaxError(Exception):
         super().__init__(f"{path}:{line}: (yaml): {problem}")
 
 
-def read_yaml(path: Path, display_path: str) -> YamlFile:
-    """Parse `path`; raise YamlSyntaxError (one line, with the line number) when it is not YAML."""
+def read_yaml(path: Path, display_path: str, parsed: ParsedFiles | None = None) -> YamlFile:
+    """Parse `path`; raise YamlSyntaxError (one line, with the line number) when it is not YAML.
+    `parsed`: what earlier runs made of files with the same bytes (parsed_files.py)."""
     try:
         raw = read_regular_file(path, MAX_FILE_BYTES, "the most a catalog file may hold")
     except FileRefused as error:
         raise YamlSyntaxError(display_path, 1, str(error)) from None
     except OSError as error:
         raise YamlSyntaxError(display_path, 1, f"cannot read the file ({error.strerror})") from None
+    key = ParsedFiles.key(raw)
+    kept = parsed.get(key) if parsed is not None else None
+    if kept is not None:
+        return YamlFile(display_path, *kept)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -61,6 +67,8 @@ def read_yaml(path: Path, display_path: str) -> YamlFile:
     duplicates: list[tuple[str, int]] = []
     if node is not None:
         _collect_lines(node, "", lines, duplicates)
+    if parsed is not None:
+        parsed.put(key, data, lines, tuple(duplicates))
     return YamlFile(display_path, data, lines, tuple(duplicates))
 
 

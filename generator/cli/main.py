@@ -16,6 +16,7 @@ from pathlib import Path
 
 from generator.catalog.add_model import add_model
 from generator.catalog.loader import CatalogError, load_catalog, load_gpus, stale_price_lines, stale_stock_lines
+from generator.catalog.parsed_files import ParsedFiles
 from generator.catalog.checkpoint import CheckpointError
 from generator.languages import LANGUAGES
 from generator.sizing.setups import RUNTIME_OVERHEAD
@@ -40,7 +41,7 @@ from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
 from generator.catalog.schema import NOT_TEXT, whole_number
-from generator.site.build import build_site
+from generator.site.build import build_site, parsed_catalog_file
 from generator.site.errors import BuildError
 from generator.site.search_index import PART_PAGES
 from generator.site.progress import Progress
@@ -278,7 +279,7 @@ def _one_line(message: str) -> str:
     return NOT_TEXT.sub(lambda found: ascii(found.group())[1:-1], message)
 
 
-def _serve(catalog, args) -> int:
+def _serve(catalog, args, parsed: ParsedFiles) -> int:
     from dataclasses import replace
 
     from generator.site.preview import Preview, serve_forever
@@ -290,7 +291,7 @@ def _serve(catalog, args) -> int:
 
     preview = Preview(args.content, args.out, at_preview(catalog), args.jobs, lambda line: print(line, file=sys.stderr))
     try:
-        serve_forever(preview, args.port, lambda: at_preview(_load(args.content)))
+        serve_forever(preview, args.port, lambda: at_preview(_load(args.content, parsed)))
     except BuildError as error:
         print(_one_line(f"serve: {error}"), file=sys.stderr)
         return 1
@@ -304,9 +305,9 @@ def _serve(catalog, args) -> int:
     return 0
 
 
-def _load(content: Path):
+def _load(content: Path, parsed: ParsedFiles | None = None):
     try:
-        return load_catalog(content, model_problems)
+        return load_catalog(content, model_problems, parsed)
     except CatalogError as error:
         for problem in error.problems:
             print(_one_line(problem), file=sys.stderr)
@@ -330,7 +331,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m generator") -> in
 def _run(args) -> int:
     if args.command == "add-model":
         return _add_model(args)
-    catalog = _load(args.content)
+    # build and serve: the catalog's files as the last build parsed them, where their bytes are the same
+    parsed = ParsedFiles(parsed_catalog_file(args.out)) if args.command in ("build", "serve") else None
+    catalog = _load(args.content, parsed)
     if catalog is None:
         return 2
     missing = [lang for lang in catalog.site.languages if lang not in LANGUAGES]
@@ -360,7 +363,7 @@ def _run(args) -> int:
     if args.command == "inventory":
         return import_inventory(catalog, args.feed, args.content, _utc_today(), _one_line)
     if args.command == "serve":
-        return _serve(catalog, args)
+        return _serve(catalog, args, parsed)
     if args.base_url:
         from dataclasses import replace
 
@@ -375,7 +378,7 @@ def _run(args) -> int:
     started = time.monotonic()
     progress = Progress()
     try:
-        pages = build_site(catalog, args.out, progress, args.jobs, args.search_part_pages)
+        pages = build_site(catalog, args.out, progress, args.jobs, args.search_part_pages, parsed)
         languages = len(catalog.site.languages)
         print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
               f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")

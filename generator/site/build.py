@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.catalog.records import Catalog
-from generator.site.cache import BuildCache, build_key
+from generator.catalog.parsed_files import ParsedFiles
+from generator.site.cache import BuildCache, build_key, cache_dir
 from generator.site.errors import BuildError
 from generator.site import paths
 from generator.site.api import ApiWriter
@@ -38,16 +39,26 @@ def _written_path(error: OSError, out_dir: Path) -> Path:
     return out_dir
 
 
+def output_folder(out_dir: Path) -> Path:
+    """Where a build of `out_dir` writes: a link is built where it points (the link stays as it was)."""
+    out_dir = out_dir.absolute()
+    return out_dir.resolve() if out_dir.is_symlink() else out_dir
+
+
+def parsed_catalog_file(out_dir: Path) -> Path:
+    """Where the build cache keeps what the catalog's files parsed to (catalog/parsed_files.py)."""
+    return cache_dir(output_folder(out_dir)) / "parsed-catalog.json"
+
+
 def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None, jobs: int | None = None,
-               search_part_pages: int = PART_PAGES) -> int:
+               search_part_pages: int = PART_PAGES, parsed: ParsedFiles | None = None) -> int:
     """Build the whole site into `out_dir`, atomically; return the number of pages written. `jobs`:
     processes for the pages and the languages (default: the cores this process may use);
-    `search_part_pages`: pages of one language the search index takes in one part (search_index.py)."""
+    `search_part_pages`: pages of one language the search index takes in one part (search_index.py);
+    `parsed`: what the catalog's files parsed to, kept in the cache for the next build's load_catalog."""
     progress = progress or Progress()
     jobs = available_cores() if jobs is None else jobs
-    out_dir = out_dir.absolute()
-    if out_dir.is_symlink():  # build where the link points: the link stays as it was
-        out_dir = out_dir.resolve()
+    out_dir = output_folder(out_dir)
     check_out_dir(out_dir)
     with build_lock(out_dir):
         remove_stale_staging(out_dir)
@@ -77,6 +88,8 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
                                cache.root / "search", jobs)
             progress.finish_line()
             mark(site_dir)
+            if parsed is not None:
+                parsed.save(parsed_catalog_file(out_dir))
             cache.finish()
             publish(site_dir, out_dir, staging, on_swapped=progress.site_published)
         except OSError as error:

@@ -1,0 +1,84 @@
+"""The catalog's files as an earlier run parsed them, kept by their bytes (catalog/parsed_files.py):
+the same catalog, the same problems, without parsing what did not change."""
+
+import datetime as dt
+import json
+
+import pytest
+
+from generator.catalog.loader import CatalogError, load_catalog
+from generator.catalog.parsed_files import ParsedFiles, _tagged, _untagged
+from generator.catalog.yaml_file import read_yaml
+from generator.cli.main import model_problems
+from tests.conftest import CONTENT, run_build
+
+
+@pytest.mark.parametrize("value", [
+    None, True, False, 0, -7, 10**30, 1.5, float("inf"), "", "text", "2026-01-01",
+    [], {}, [1, [2, [3]]],
+    {"b": 1, "a": 2},  # the keys' order
+    {2: "two", True: "yes", None: "none", 2.5: "x"},  # keys of other types
+    {"released": dt.date(2026, 7, 27), "read": dt.datetime(2026, 7, 27, 9, 30, tzinfo=dt.timezone(dt.timedelta(hours=-3)))},
+])
+def test_a_kept_value_comes_back_with_its_types_and_order(value):
+    back = _untagged(json.loads(json.dumps(_tagged(value))))
+    assert back == value and repr(back) == repr(value)
+    assert [type(k) for k in back] == [type(k) for k in value] if isinstance(value, dict) else True
+
+
+def test_the_shipped_catalog_read_from_kept_files_is_the_same_catalog(tmp_path):
+    kept = tmp_path / "parsed.json"
+    first = ParsedFiles(kept)
+    parsed = load_catalog(CONTENT, model_problems, first)
+    first.save(kept)
+    second = ParsedFiles(kept)
+    assert len(second.kept) == len(list((CONTENT / "models").glob("*.yaml"))) + len(list(CONTENT.glob("*.yaml")))  # site, GPUs, stock
+    assert load_catalog(CONTENT, model_problems, second) == parsed == load_catalog(CONTENT, model_problems)
+    assert second.used.keys() == second.kept.keys()  # every file read from what was kept
+
+
+def test_a_kept_file_is_not_parsed_again_and_an_edited_one_is(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_text("name: first\n")
+    parsed = ParsedFiles()
+    assert read_yaml(path, "a.yaml", parsed).data == {"name": "first"}
+    (key,) = parsed.kept
+    parsed.kept[key]["data"] = _tagged({"name": "from what was kept"})
+    assert read_yaml(path, "a.yaml", parsed).data == {"name": "from what was kept"}
+    path.write_text("name: second\n")
+    assert read_yaml(path, "a.yaml", parsed).data == {"name": "second"}
+
+
+def test_problems_are_the_same_from_kept_files(tmp_path, content_copy):
+    model = content_copy / "models" / "llama-3-1-8b-instruct.yaml"
+    model.write_text(model.read_text() + "name: twice\n")  # a duplicate key: kept with the file, said again
+    kept = tmp_path / "parsed.json"
+    problems = []
+    for _ in range(2):
+        parsed = ParsedFiles(kept)
+        with pytest.raises(CatalogError) as raised:
+            load_catalog(content_copy, model_problems, parsed)
+        parsed.save(kept)
+        problems.append(raised.value.problems)
+    assert problems[0] == problems[1] and any("duplicate key" in line for line in problems[0])
+
+
+@pytest.mark.parametrize("stored", ["not json", '{"version": "another", "files": {}}', "[]", '{"version": null}'])
+def test_kept_files_of_another_version_or_unreadable_are_as_if_there_were_none(tmp_path, stored):
+    kept = tmp_path / "parsed.json"
+    kept.write_text(stored)
+    parsed = ParsedFiles(kept)
+    assert parsed.kept == {}
+    assert load_catalog(CONTENT, model_problems, parsed) == load_catalog(CONTENT, model_problems)
+
+
+def test_a_build_keeps_the_files_it_parsed_in_its_cache_and_the_next_one_uses_them(tmp_path, content_copy):
+    out = tmp_path / "site"
+    assert run_build(content_copy, out).returncode == 0
+    kept = tmp_path / ".site.cache" / "parsed-catalog.json"
+    before = json.loads(kept.read_text())["files"]
+    model = content_copy / "models" / "kimi-k3.yaml"
+    model.write_text(model.read_text().replace("value: 1048576", "value: 524288", 1))
+    assert run_build(content_copy, out).returncode == 0
+    after = json.loads(kept.read_text())["files"]
+    assert len(after) == len(before) and len(set(after) - set(before)) == 1  # the edited file's new bytes
