@@ -49,15 +49,17 @@ def main() -> None:
         edit_one_model(args.content)
     started = time.monotonic()
     from generator.catalog.loader import load_catalog
+    from generator.catalog.parsed_files import ParsedFiles
     from generator.cli.main import model_problems
     from generator.site import build
     lines: list[tuple[str, float]] = [("imports", time.monotonic() - started)]
     for name in STAGES:
         timed(build, name, lines)
     loading = time.monotonic()
-    catalog = load_catalog(args.content, model_problems)
+    parsed = ParsedFiles(build.parsed_catalog_file(args.out))  # as `build` reads the catalog
+    catalog = load_catalog(args.content, model_problems, parsed)
     lines.append(("load_catalog", time.monotonic() - loading))
-    build.build_site(catalog, args.out)
+    build.build_site(catalog, args.out, parsed=parsed)
     total = time.monotonic() - started
     print("| stage | s |")
     print("|---|---:|")
