@@ -4,9 +4,9 @@ Parsing 1,000 model files takes about 1.5 s, most of a one-model rebuild's readi
 and a rebuild's catalog is the last one but for a file or two. A file whose bytes (sha256) are a
 kept entry's gets that entry's data, lines and duplicate keys without being parsed; the others are
 parsed, with every check, and kept if they were read. Entries are JSON, each value tagged with its
-type (a mapping keeps its keys' types and order, a date stays a date): the folder they are kept in
-is read back, never executed. An entry made by another version of the parser or of this code is
-not used, and a file that cannot be read back is as if there were none.
+type (a mapping keeps its keys' types and order, a date stays a date), one file per catalog file:
+the folder they are kept in is read back, never executed. An entry made by another version of the
+parser or of this code is not used, and a file that cannot be read back is as if there were none.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -61,20 +62,14 @@ def _untagged(value: Any) -> Any:
 
 
 class ParsedFiles:
-    """Kept read_yaml results by sha256 of a file's bytes, read from `file` (None, or a file that
-    cannot be read: none yet); the live preview keeps them in memory between edits."""
+    """Kept read_yaml results by sha256 of a file's bytes: one JSON file each in `folder` (None, or a
+    folder that cannot be read: none kept yet), read as they are asked for, so a large catalog is
+    never held whole in memory. What this run parsed anew waits here until `save`."""
 
-    def __init__(self, file: Path | None = None):
-        self.kept: dict[str, Any] = {}
-        self.used: dict[str, Any] = {}
-        if file is None:
-            return
-        try:
-            stored = json.loads(file.read_text(encoding="utf-8"))
-            if isinstance(stored, dict) and stored.get("version") == _VERSION and isinstance(stored.get("files"), dict):
-                self.kept = stored["files"]
-        except (OSError, ValueError):
-            pass
+    def __init__(self, folder: Path | None = None):
+        self.folder = folder
+        self.fresh: dict[str, str] = {}  # key -> the JSON text of what was parsed anew
+        self.used: set[str] = set()
 
     @staticmethod
     def key(raw: bytes) -> str:
@@ -82,24 +77,42 @@ class ParsedFiles:
 
     def get(self, key: str) -> tuple[Any, dict[str, int], tuple[tuple[str, int], ...]] | None:
         """(data, lines, duplicate keys) of the file whose bytes have `key`, or None."""
-        entry = self.kept.get(key)
-        if entry is None:
+        text = self.fresh.get(key)
+        if text is None and self.folder is not None:
+            try:
+                text = (self.folder / f"{key}.json").read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return None
+        if text is None:
             return None
         try:
+            entry = json.loads(text)
+            if entry["version"] != _VERSION:
+                return None
             found = (_untagged(entry["data"]), dict(entry["lines"]), tuple((k, line) for k, line in entry["duplicates"]))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
-        self.used[key] = entry
+        self.used.add(key)
         return found
 
     def put(self, key: str, data: Any, lines: dict[str, int], duplicates: tuple[tuple[str, int], ...]) -> None:
         try:
-            entry = {"data": _tagged(data), "lines": lines, "duplicates": [list(d) for d in duplicates]}
+            entry = {"version": _VERSION, "data": _tagged(data), "lines": lines, "duplicates": [list(d) for d in duplicates]}
         except _Untaggable:
             return
-        self.kept[key] = self.used[key] = entry
+        self.fresh[key] = json.dumps(entry, sort_keys=True)
+        self.used.add(key)
 
-    def save(self, file: Path) -> None:
-        """Write the entries this run used (a file edited since drops its older entry) to `file`, in
-        one rename: a reader sees the old entries or the new."""
-        replace_file(file, json.dumps({"version": _VERSION, "files": self.used}, sort_keys=True), file.parent)
+    def save(self, folder: Path) -> None:
+        """Write what was parsed anew into `folder` (each file in one rename), and remove the kept
+        files this run did not use (a file edited since: its older bytes)."""
+        folder.mkdir(exist_ok=True)
+        for key, text in sorted(self.fresh.items()):
+            replace_file(folder / f"{key}.json", text, folder)
+        for kept in folder.glob("*.json"):
+            if _KEPT_NAME.fullmatch(kept.name) and kept.stem not in self.used:
+                kept.unlink()
+        self.folder, self.fresh = folder, {}
+
+
+_KEPT_NAME = re.compile(r"[0-9a-f]{64}\.json")

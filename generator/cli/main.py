@@ -41,7 +41,7 @@ from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
 from generator.catalog.schema import NOT_TEXT, whole_number
-from generator.site.build import build_site, parsed_catalog_file
+from generator.site.build import build_site, keep_parsed_catalog, parsed_catalog_folder
 from generator.site.errors import BuildError
 from generator.site.search_index import PART_PAGES
 from generator.site.progress import Progress
@@ -332,8 +332,10 @@ def _run(args) -> int:
     if args.command == "add-model":
         return _add_model(args)
     # build and serve: the catalog's files as the last build parsed them, where their bytes are the same
-    parsed = ParsedFiles(parsed_catalog_file(args.out)) if args.command in ("build", "serve") else None
+    parsed = ParsedFiles(parsed_catalog_folder(args.out)) if args.command in ("build", "serve") else None
     catalog = _load(args.content, parsed)
+    if parsed is not None and catalog is not None:
+        keep_parsed_catalog(parsed, args.out)
     if catalog is None:
         return 2
     missing = [lang for lang in catalog.site.languages if lang not in LANGUAGES]
@@ -378,7 +380,7 @@ def _run(args) -> int:
     started = time.monotonic()
     progress = Progress()
     try:
-        pages = build_site(catalog, args.out, progress, args.jobs, args.search_part_pages, parsed)
+        pages = build_site(catalog, args.out, progress, args.jobs, args.search_part_pages)
         languages = len(catalog.site.languages)
         print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
               f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")

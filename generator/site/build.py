@@ -12,7 +12,7 @@ from pathlib import Path
 
 from generator.catalog.records import Catalog
 from generator.catalog.parsed_files import ParsedFiles
-from generator.site.cache import BuildCache, build_key, cache_dir
+from generator.site.cache import CACHE_MARKER, BuildCache, build_key, cache_dir
 from generator.site.errors import BuildError
 from generator.site import paths
 from generator.site.api import ApiWriter
@@ -45,17 +45,26 @@ def output_folder(out_dir: Path) -> Path:
     return out_dir.resolve() if out_dir.is_symlink() else out_dir
 
 
-def parsed_catalog_file(out_dir: Path) -> Path:
+def parsed_catalog_folder(out_dir: Path) -> Path:
     """Where the build cache keeps what the catalog's files parsed to (catalog/parsed_files.py)."""
-    return cache_dir(output_folder(out_dir)) / "parsed-catalog.json"
+    return cache_dir(output_folder(out_dir)) / "parsed-catalog"
+
+
+def keep_parsed_catalog(parsed: ParsedFiles, out_dir: Path) -> None:
+    """Save what the catalog's files parsed to in the build cache of `out_dir`, once read (its
+    memory is let go before the build); only into a cache folder this tool made (a first build
+    has none yet: the next one keeps them)."""
+    folder = parsed_catalog_folder(out_dir)
+    ours = folder.parent.is_dir() and not folder.parent.is_symlink() and (folder.parent / CACHE_MARKER).is_file()
+    if ours and not folder.is_symlink():  # a link planted there is never followed to delete what it points to
+        parsed.save(folder)
 
 
 def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None, jobs: int | None = None,
-               search_part_pages: int = PART_PAGES, parsed: ParsedFiles | None = None) -> int:
+               search_part_pages: int = PART_PAGES) -> int:
     """Build the whole site into `out_dir`, atomically; return the number of pages written. `jobs`:
     processes for the pages and the languages (default: the cores this process may use);
-    `search_part_pages`: pages of one language the search index takes in one part (search_index.py);
-    `parsed`: what the catalog's files parsed to, kept in the cache for the next build's load_catalog."""
+    `search_part_pages`: pages of one language the search index takes in one part (search_index.py)."""
     progress = progress or Progress()
     jobs = available_cores() if jobs is None else jobs
     out_dir = output_folder(out_dir)
@@ -88,8 +97,6 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
                                cache.root / "search", jobs)
             progress.finish_line()
             mark(site_dir)
-            if parsed is not None:
-                parsed.save(parsed_catalog_file(out_dir))
             cache.finish()
             publish(site_dir, out_dir, staging, on_swapped=progress.site_published)
         except OSError as error:
