@@ -185,3 +185,36 @@ def test_a_gpu_page_changes_only_with_what_it_shows(fixture_catalog):
     assert rtx_4090(edited(license="Edited")) == shown
     assert rtx_4090(edited(context_window=4096)) != shown  # the context asked: the row changes
     assert rtx_4090(edited(name="Llama edited")) != shown
+
+
+def test_the_fit_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):
+    # its 1,000 vLLM plans at 1,000 models were a second of each rebuild: kept like a GPU page's rows
+    out = tmp_path / "site"
+    build(content_copy, out)
+    rows = tmp_path / ".site.cache" / "rows" / "fit.json"
+    kept = json.loads(rows.read_text())
+    key, row = next((key, row) for key, row in kept.items() if row["model"]["slug"] == "llama-3-1-8b-instruct")
+    assert (row["verdict"], row["precision"]) == ("on_gpus", "native")  # its published BF16 fits one RTX 4090
+    kept[key] = dict(row, repo="kept/row")  # a row the cache holds is what the page shows
+    rows.write_text(json.dumps(kept))
+    build(content_copy, out)
+    assert "(kept/row)" in (out / "en" / "fit.html").read_text()
+    model = content_copy / "models" / "llama-3-1-8b-instruct.yaml"  # edited: its row is made again
+    model.write_text(model.read_text().replace("value: Llama 3.1 Community License", "value: Llama 3.1 Community License (edited)", 1))
+    build(content_copy, out)
+    assert "(kept/row)" not in (out / "en" / "fit.html").read_text()
+    assert "(meta-llama/Llama-3.1-8B-Instruct)" in (out / "en" / "fit.html").read_text()
+
+
+def test_the_fit_page_changes_only_with_what_it_shows(fixture_catalog):
+    def fit(catalog):
+        return repr(next(spec for spec in site_pages(catalog) if spec.path == "fit").build())
+
+    def edited(**changes):
+        models = tuple(replace(m, **changes) if m.slug == "llama-3-1-8b-instruct" else m for m in fixture_catalog.models)
+        return replace(fixture_catalog, models=models)
+
+    shown = fit(fixture_catalog)
+    assert fit(edited(license="Edited")) == shown  # the page does not show it
+    assert fit(edited(context_window=4096)) != shown  # the page asks for 32,768 tokens: past its window now
+    assert fit(edited(name="Llama edited")) != shown

@@ -49,14 +49,15 @@ _JOB: tuple | None = None
 def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
     """One page in every language: (lang, title, sources written, cache entry), its twin written to
     twin_copy; nothing is rendered for a language whose source is unchanged (entry None). A model
-    page is keyed by its model (and not built when unchanged); a GPU page by its view model, built
-    from the rows an earlier build made for the models that did not change (row_store.py)."""
+    page is keyed by its model (and not built when unchanged); a GPU page and the fit page by their
+    view model, built from the rows an earlier build made for the models that did not change
+    (row_store.py)."""
     catalog, specs, renderers, cache, on_built, model_keys = _JOB
     spec, page, results = specs[index], None, []
     key = spec.cache_key
-    if spec.reuses_rows:
+    if spec.kept_rows:
         rows = rows_file(cache.root, spec.path)
-        known = StoredRows(rows, model_keys)
+        known = StoredRows(rows, model_keys, spec.kept_rows)
         page = spec.build(known=known)
         if known.missed:  # rows made anew: kept for the next build
             keep_rows(rows, page, model_keys)

@@ -131,8 +131,8 @@ class Preview:
     def remake_page(self, spec: PageSpec) -> list[str]:
         """One page in every language (source, HTML, twin) and its API file; the files written."""
         site = self.catalog.site
-        if spec.reuses_rows:  # a GPU page: the rows the last build kept, for the models not edited since
-            page = spec.build(known=StoredRows(rows_file(cache_dir(self.out), spec.path), self.model_keys))
+        if spec.kept_rows:  # a GPU page, the fit page: the rows the last build kept, for the models not edited since
+            page = spec.build(known=StoredRows(rows_file(cache_dir(self.out), spec.path), self.model_keys, spec.kept_rows))
         else:
             page = spec.build()
         ApiWriter(self.site_dir, self.catalog).write(page)

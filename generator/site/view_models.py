@@ -21,11 +21,11 @@ from generator.catalog.records import Catalog, Gpu, Inventory, Model, Site, Sour
 from generator.sizing.headline import RULE, SERVING_BITS, HeadlineRule, HeadlineSizing, headline_sizing
 from generator.sizing.engine_vllm import VLLM
 from generator.sizing.engines import engines_planned_on
-from generator.sizing.fit import FIT_QUANTS, VERDICTS, FitRow, LlamaCppFitRow, fit_row, llama_cpp_fit_row
+from generator.sizing.fit import FIT_QUANTS, VERDICTS, FitRow, LlamaCppFitRow, Verdict, fit_row, llama_cpp_fit_row
 from generator.sizing.gguf import gguf_sizable
 from generator.sizing.kv_cache import SHORT_CONTEXT
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppLayers, LlamaCppRequest, llama_cpp_layers
-from generator.sizing.planner import CONTEXT_BEYOND_WINDOW, PlanRequest
+from generator.sizing.planner import PlanRequest
 from generator.sizing.stock import Offered, closest_first, highest_held, largest_node, offered_setup, stock_gpus
 from generator.sizing.weights import published_scope_params
 from generator.sizing.workloads import WorkloadCost, reference_context
@@ -232,7 +232,7 @@ def listed(model: Model) -> ListedModel:
 
 
 @dataclass(frozen=True)
-class GpuLlamaRow:
+class GpuLlamaRow(Verdict):
     """A model's llama.cpp verdict on one GPU (fit.py's LlamaCppFitRow) as its GPU page and API file show it."""
 
     model: ListedModel
@@ -246,10 +246,6 @@ class GpuLlamaRow:
     n_cpu_moe: int | None
     decode_tokens_per_second: float | None  # None where it does not start, or with no bandwidth to time it
 
-    @property
-    def beyond_window(self) -> bool:
-        return self.reason == CONTEXT_BEYOND_WINDOW
-
     @classmethod
     def of(cls, row: LlamaCppFitRow) -> GpuLlamaRow:
         plan = row.plan
@@ -258,6 +254,29 @@ class GpuLlamaRow:
                    None if plan is None else plan.context, None if plan is None else row.ram_bytes,
                    None if plan is None else plan.n_gpu_layers, None if plan is None else plan.n_cpu_moe,
                    plan.decode_tokens_per_second if plan is not None and plan.starts else None)
+
+
+@dataclass(frozen=True)
+class FitPageRow(Verdict):
+    """A model's row on the fit page (fit.py's FitRow) as the page shows it: the page is keyed by what
+    it shows, and its rows kept by model between builds (row_store.py)."""
+
+    model: ListedModel
+    family: str
+    verdict: str  # ON_GPUS or DOES_NOT_RUN
+    reason: str | None  # why it does not run (fit.py)
+    window: int | None  # the model's context window where it is the reason; else None (not shown)
+    precision: str  # the plan's weights: the largest format that fits, else the smallest tried
+    repo: str  # the checkpoint of those weights
+    max_context: int | None
+    decode_tokens_per_second: float | None
+
+    @classmethod
+    def of(cls, row: FitRow) -> FitPageRow:
+        plan = row.plan
+        return cls(listed(row.model), row.model.family, row.verdict, row.reason,
+                   row.model.context_window if row.beyond_window else None, plan.request.precision, plan.weights.repo,
+                   plan.max_context, plan.decode_tokens_per_second)
 
 
 @dataclass(frozen=True)
@@ -320,7 +339,7 @@ class FitPage:
 
     path: str
     question: Question
-    rows: tuple[tuple[FitRow, str], ...]  # (row, model page path)
+    rows: tuple[tuple[FitPageRow, str], ...]  # (row, model page path)
     gpus: tuple[Gpu, ...]
     families: tuple[str, ...]
     stock: bool = False  # the operator publishes its stock: the page may plan on it (shared.json's stock)
@@ -466,16 +485,18 @@ def _planned_question(detail: DetailedSizing | None) -> Question | None:
 FIT_GPU, FIT_CONTEXT = "rtx-4090", SHORT_CONTEXT
 
 
-def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...], stock: bool = False) -> FitPage:
+def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...], stock: bool = False,
+             known: KnownRows = lambda model: None) -> FitPage:
+    """`known`: rows an earlier build made (language.py), not made again."""
     # every machine: llama.cpp plans the unified-memory ones the serving engines are not planned on
     gpu = next((g for g in gpus if g.slug == FIT_GPU), gpus[0])
     question = Question(gpu, 1, FIT_CONTEXT)
     request = PlanRequest(context=question.context, users=question.users)
     rows = tuple(
-        (fit_row(sized.model, gpu, question.count, request), paths.model_page(sized.model.slug))
+        (known(sized.model) or FitPageRow.of(fit_row(sized.model, gpu, question.count, request)), paths.model_page(sized.model.slug))
         for sized in models if sized.model.architecture is not None
     )
-    families = tuple(sorted({row.model.family for row, _ in rows}, key=lambda name: (name.lower(), name)))
+    families = tuple(sorted({row.family for row, _ in rows}, key=lambda name: (name.lower(), name)))
     return FitPage(paths.FIT_PAGE, question, rows, gpus, families, stock)
 
 
@@ -489,8 +510,9 @@ def gpu_llama_row(gpu: Gpu, model: Model, tables: Callable[[Model], LlamaCppLaye
     return GpuLlamaRow.of(llama_cpp_fit_row(model, gpu, 1, request, tables(model)))
 
 
-# A GPU page's rows another build made, by model: a model's row, or None where it must be made.
-KnownRows = Callable[[Model], GpuLlamaRow | None]
+# A page's rows another build made, by model (a GPU page's GpuLlamaRow, the fit page's FitPageRow):
+# a model's row, or None where it must be made.
+KnownRows = Callable[[Model], "GpuLlamaRow | FitPageRow | None"]
 
 
 def gpu_llama_cpp(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None],
@@ -550,9 +572,9 @@ class PageSpec:
     path: str
     build: Callable[..., Page]
     cache_key: str | None = None
-    # GPU pages: `build(known=...)` takes the llama.cpp rows an earlier build made (gpu_page), and the
-    # page is keyed by its view model, which holds all that it shows (ListedModel)
-    reuses_rows: bool = False
+    # GPU pages and the fit page: `build(known=...)` takes the rows of this class an earlier build made
+    # (gpu_page, fit_page), and the page is keyed by its view model, which holds all that it shows
+    kept_rows: type | None = None
 
 
 def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...], held: dict[str, Held]) -> ModelRow:
@@ -582,7 +604,7 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
                                            tuple(r for r in newest_first(rows()) if r.model.release_date)[:NEWEST_ON_HOME])),
         PageSpec("models", lambda: ModelsIndexPage("models", _families(rows()), RULE, catalog.inventory is not None)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
-        PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus, catalog.inventory is not None)),
+        PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus, catalog.inventory is not None), kept_rows=FitPageRow),
     ]
     # a model page also depends on which models the stock holds (the ones it may name instead)
     stocked = repr(sorted((slug, h.requirement, h.starts) for slug, h in held.items()))
@@ -594,7 +616,7 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
         for m in models
     ]
     tables = gguf_tables(GPU_PAGE_QUANT)
-    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models, tables), reuses_rows=True) for g in gpus]
+    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models, tables), kept_rows=GpuLlamaRow) for g in gpus]
     return specs
 
 

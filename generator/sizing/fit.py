@@ -54,13 +54,11 @@ class FitRow:
         return self.plan.reason == CONTEXT_BEYOND_WINDOW
 
 
-@dataclass(frozen=True)
-class LlamaCppFitRow:
-    model: Model
-    verdict: str  # ON_GPUS, PART_IN_RAM or DOES_NOT_RUN
-    plan: LlamaCppPlan | None  # None where llama.cpp is not planned: the window, or a layout it does not run
-    reason: str | None = None  # why not: CONTEXT_BEYOND_WINDOW, ENGINE_DOES_NOT_RUN, NO_CHECKPOINT (no file at that
-    # quant among the page's: MXFP4_MOE is for MXFP4 experts) or DOES_NOT_START
+class Verdict:
+    """What a row with a `verdict` (VERDICTS) and a `reason` (why not, or None) says of itself."""
+
+    verdict: str
+    reason: str | None
 
     @property
     def fits(self) -> bool:
@@ -68,7 +66,17 @@ class LlamaCppFitRow:
 
     @property
     def beyond_window(self) -> bool:
+        """It does not fit because the context asked passes the model's window."""
         return self.reason == CONTEXT_BEYOND_WINDOW
+
+
+@dataclass(frozen=True)
+class LlamaCppFitRow(Verdict):
+    model: Model
+    verdict: str  # ON_GPUS, PART_IN_RAM or DOES_NOT_RUN
+    plan: LlamaCppPlan | None  # None where llama.cpp is not planned: the window, or a layout it does not run
+    reason: str | None = None  # why not: CONTEXT_BEYOND_WINDOW, ENGINE_DOES_NOT_RUN, NO_CHECKPOINT (no file at that
+    # quant among the page's: MXFP4_MOE is for MXFP4 experts) or DOES_NOT_START
 
     @property
     def ram_bytes(self) -> int:
