@@ -218,3 +218,20 @@ def test_the_fit_page_changes_only_with_what_it_shows(fixture_catalog):
     assert fit(edited(license="Edited")) == shown  # the page does not show it
     assert fit(edited(context_window=4096)) != shown  # the page asks for 32,768 tokens: past its window now
     assert fit(edited(name="Llama edited")) != shown
+
+
+def test_the_indexes_change_only_with_what_they_show(fixture_catalog):
+    # the models index and the home page are keyed by their view model (language.py): a model's row
+    # there holds what they show of it (IndexedModel), so an edit they do not show leaves them equal
+    def shown(catalog):
+        return [repr(spec.build()) for spec in site_pages(catalog) if spec.path in ("index", "models")]
+
+    def edited(**changes):
+        models = tuple(replace(m, **changes) if m.slug == "llama-3-1-8b-instruct" else m for m in fixture_catalog.models)
+        return replace(fixture_catalog, models=models)
+
+    before = shown(fixture_catalog)
+    assert shown(edited(context_window=65536)) == before
+    assert shown(edited(license="Edited")) == before
+    assert shown(edited(name="Llama edited")) != before
+    assert shown(edited(release_date="2026-11-30")) != before

@@ -49,9 +49,9 @@ _JOB: tuple | None = None
 def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
     """One page in every language: (lang, title, sources written, cache entry), its twin written to
     twin_copy; nothing is rendered for a language whose source is unchanged (entry None). A model
-    page is keyed by its model (and not built when unchanged); a GPU page and the fit page by their
-    view model, built from the rows an earlier build made for the models that did not change
-    (row_store.py)."""
+    page is keyed by its model (and not built when unchanged); every other page by its view model,
+    a GPU page's and the fit page's built from the rows an earlier build made for the models that
+    did not change (row_store.py)."""
     catalog, specs, renderers, cache, on_built, model_keys = _JOB
     spec, page, results = specs[index], None, []
     key = spec.cache_key
@@ -61,6 +61,9 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
         page = spec.build(known=known)
         if known.missed:  # rows made anew: kept for the next build
             keep_rows(rows, page, model_keys)
+    elif key is None:
+        page = spec.build()
+    if key is None:  # keyed by its view model, which holds all that the page shows
         key = hashlib.sha256(repr(page).encode()).hexdigest()
     unchanged = {lang for lang in renderers if key and (entry := cache.pages.get(f"{lang}:{spec.path}"))
                  and entry["hash"] == key and (cache.docs_dir(lang) / paths.source_file(spec.path)).is_file()}

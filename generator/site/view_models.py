@@ -189,8 +189,24 @@ class ModelPage:
 
 
 @dataclass(frozen=True)
+class IndexedModel:
+    """What the indexes (the models index, the home page's newest) show of a model, and no more: a
+    rebuild renders them again only when that changed (language.py)."""
+
+    slug: str
+    name: str
+    params: int
+    family: str
+    release_date: str | None
+
+    @classmethod
+    def of(cls, model: Model) -> IndexedModel:
+        return cls(model.slug, model.name, model.params, model.family, model.release_date)
+
+
+@dataclass(frozen=True)
 class ModelRow:
-    model: Model
+    model: IndexedModel
     path: str
     four_bit: Requirement
     serving_bytes: dict[int, int]  # memory at 16, 8 and 4 bits (the headline rule)
@@ -566,7 +582,8 @@ class PageSpec:
     """A page to write: its path, what its content depends on, and how to build its view model.
 
     `cache_key` is set for model pages, whose content depends only on the model, the GPU catalog
-    and the site (all in the build's own key): an unchanged key means an unchanged page.
+    and the site (all in the build's own key): an unchanged key means an unchanged page. The other
+    pages are keyed by their view model, which holds all that they show (language.py).
     """
 
     path: str
@@ -581,7 +598,7 @@ def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...], held: dict[str, Held]) 
     four_bit = sized.headline.serving_bytes[4]
     found = held.get(sized.model.slug)
     in_stock = found.requirement if found is not None and found.starts else None
-    return ModelRow(sized.model, paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus),
+    return ModelRow(IndexedModel.of(sized.model), paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus),
                     dict(sized.headline.serving_bytes), in_stock)
 
 
