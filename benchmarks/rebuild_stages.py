@@ -56,9 +56,11 @@ def main() -> None:
     for name in STAGES:
         timed(build, name, lines)
     loading = time.monotonic()
-    parsed = ParsedFiles(build.parsed_catalog_folder(args.out))  # as `build` reads the catalog
+    kept = build.parsed_catalog_folder(args.out)  # as `build` reads the catalog
+    parsed = ParsedFiles(kept)
     catalog = load_catalog(args.content, model_problems, parsed)
-    build.keep_parsed_catalog(parsed, args.out)
+    if kept is not None:
+        parsed.save(kept)
     lines.append(("load_catalog", time.monotonic() - loading))
     build.build_site(catalog, args.out)
     total = time.monotonic() - started

@@ -41,7 +41,7 @@ from generator.catalog.fields import BATCH, CONTEXT, GPU_COUNT, LAYERS
 from generator.sizing.gguf import PRESETS, gguf_sizable
 from generator.sizing.llama_cpp import CACHE_TYPES, LLAMA_CPP, LlamaCppRequest, llama_cpp_plan
 from generator.catalog.schema import NOT_TEXT, whole_number
-from generator.site.build import build_site, keep_parsed_catalog, parsed_catalog_folder
+from generator.site.build import build_site, parsed_catalog_folder
 from generator.site.errors import BuildError
 from generator.site.search_index import PART_PAGES
 from generator.site.progress import Progress
@@ -331,11 +331,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m generator") -> in
 def _run(args) -> int:
     if args.command == "add-model":
         return _add_model(args)
-    # build and serve: the catalog's files as the last build parsed them, where their bytes are the same
-    parsed = ParsedFiles(parsed_catalog_folder(args.out)) if args.command in ("build", "serve") else None
+    builds = args.command in ("build", "serve")  # they read the catalog as the last build parsed it
+    kept = parsed_catalog_folder(args.out) if builds else None
+    parsed = ParsedFiles(kept) if builds else None
     catalog = _load(args.content, parsed)
-    if parsed is not None and catalog is not None:
-        keep_parsed_catalog(parsed, args.out)
+    if kept is not None and catalog is not None:  # saved now: its memory is let go before the build
+        parsed.save(kept)
     if catalog is None:
         return 2
     missing = [lang for lang in catalog.site.languages if lang not in LANGUAGES]

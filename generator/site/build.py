@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.catalog.records import Catalog
-from generator.catalog.parsed_files import ParsedFiles
 from generator.site.cache import CACHE_MARKER, BuildCache, build_key, cache_dir
 from generator.site.errors import BuildError
 from generator.site import paths
@@ -45,19 +44,14 @@ def output_folder(out_dir: Path) -> Path:
     return out_dir.resolve() if out_dir.is_symlink() else out_dir
 
 
-def parsed_catalog_folder(out_dir: Path) -> Path:
-    """Where the build cache keeps what the catalog's files parsed to (catalog/parsed_files.py)."""
-    return cache_dir(output_folder(out_dir)) / "parsed-catalog"
-
-
-def keep_parsed_catalog(parsed: ParsedFiles, out_dir: Path) -> None:
-    """Save what the catalog's files parsed to in the build cache of `out_dir`, once read (its
-    memory is let go before the build); only into a cache folder this tool made (a first build
-    has none yet: the next one keeps them)."""
-    folder = parsed_catalog_folder(out_dir)
-    ours = folder.parent.is_dir() and not folder.parent.is_symlink() and (folder.parent / CACHE_MARKER).is_file()
-    if ours and not folder.is_symlink():  # a link planted there is never followed to delete what it points to
-        parsed.save(folder)
+def parsed_catalog_folder(out_dir: Path) -> Path | None:
+    """Where the build cache of `out_dir` keeps what the catalog's files parsed to
+    (catalog/parsed_files.py); None where there is no cache folder of this tool's yet (a first
+    build: the next one keeps them) or a link was planted in its place (never followed)."""
+    root = cache_dir(output_folder(out_dir))
+    ours = root.is_dir() and not root.is_symlink() and (root / CACHE_MARKER).is_file()
+    folder = root / "parsed-catalog"
+    return folder if ours and not folder.is_symlink() else None
 
 
 def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None, jobs: int | None = None,
