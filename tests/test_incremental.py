@@ -235,3 +235,24 @@ def test_the_indexes_change_only_with_what_they_show(fixture_catalog):
     assert shown(edited(license="Edited")) == before
     assert shown(edited(name="Llama edited")) != before
     assert shown(edited(release_date="2026-11-30")) != before
+
+
+def test_a_build_after_the_live_preview_makes_again_the_pages_the_preview_wrote(tmp_path, content_copy):
+    # the preview writes sources outside a build: the next build must not trust its keys for them
+    from generator.catalog.loader import load_catalog
+    from generator.site.build import build_site
+    from generator.site.preview import Preview
+
+    out = tmp_path / "site"
+    catalog = load_catalog(content_copy)
+    preview = Preview(content_copy, out, catalog, 1, lambda line: None)
+    preview.build()
+    renamed = replace(catalog, models=tuple(replace(m, name="Llama renamed") if m.slug == "llama-3-1-8b-instruct" else m
+                                            for m in catalog.models))
+    preview.update(renamed)
+    models = tmp_path / ".site.cache" / "docs" / "en" / "models.md"
+    assert "Llama renamed" in models.read_text()
+    build_site(catalog, out, jobs=1)  # the catalog as it was: its key is the one the cache held before the preview
+    assert "Llama renamed" not in models.read_text()
+    assert "Llama renamed" not in (out / "en" / "models.html").read_text()
+    assert "Llama renamed" not in (out / "en" / "models" / "llama-3-1-8b-instruct.html").read_text()

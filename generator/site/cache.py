@@ -31,7 +31,7 @@ def build_key(catalog: Catalog) -> str:
     digest.update(repr((catalog.site, catalog.gpus, catalog.inventory, version("mkdocs"), version("mkdocs-material"))).encode())
     for folder, pattern in ((TEMPLATES_DIR, "**/*"), (LOCALES_DIR, "**/*.po"), (CODE_DIR, "**/*.py")):
         for path in sorted(folder.glob(pattern)):
-            if path.is_file() and COMPILED_DIR not in path.parts:
+            if path.is_file() and COMPILED_DIR not in path.relative_to(folder).parts:
                 digest.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
     return digest.hexdigest()
 
@@ -83,6 +83,20 @@ class BuildCache:
 
     def finish(self) -> None:
         self._save(complete=True)
+
+
+def forget_pages(out_dir: Path, names: list[str]) -> None:
+    """Drop the cache's record of the pages `names` ("en:models/kimi-k3"): the live preview writes
+    their sources outside a build, so the next build makes them again rather than trust its key."""
+    state_file = cache_dir(out_dir) / "state.json"
+    try:
+        state = json.loads(state_file.read_text(encoding="utf-8"))
+        pages = state["pages"]
+        for name in names:
+            pages.pop(name, None)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return
+    write_if_changed(state_file, json.dumps(state, sort_keys=True))
 
 
 class KeepMtimes:

@@ -30,7 +30,7 @@ from generator.catalog.records import Catalog
 from generator.site import paths
 from generator.site.api import ApiWriter, api_file
 from generator.site.build import build_site
-from generator.site.cache import cache_dir
+from generator.site.cache import cache_dir, forget_pages
 from generator.site.files import write_if_changed
 from generator.site.front_matter import front_matter
 from generator.site.mkdocs_runner import LivePages
@@ -121,6 +121,7 @@ class Preview:
         """The pages of `specs` made again (on the build's workers, which inherit the MkDocs sites),
         then copied into the output folder."""
         global _JOB
+        forget_pages(self.out, [f"{lang}:{spec.path}" for spec in specs for lang in self.catalog.site.languages])
         _JOB = (self, specs)
         try:
             written = [name for names in run_all(_remake_page, range(len(specs)), self.jobs or available_cores()) for name in names]
