@@ -125,3 +125,11 @@ def test_a_link_planted_for_the_kept_files_is_not_followed(tmp_path, content_cop
     kept.symlink_to(elsewhere)
     assert run_build(content_copy, out).returncode == 0
     assert [p.name for p in elsewhere.iterdir()] == [theirs.name] and theirs.read_text() == "theirs"
+
+
+def test_a_value_json_does_not_write_is_parsed_each_time_and_left_to_the_checks(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_text("x: 0x" + "f" * 4000 + "\n")  # a number Python reads and JSON does not write
+    parsed = ParsedFiles()
+    assert read_yaml(path, "a.yaml", parsed).data["x"] == int("f" * 4000, 16)
+    assert parsed.fresh == {}

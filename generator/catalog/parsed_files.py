@@ -15,6 +15,7 @@ import datetime as dt
 import hashlib
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,14 @@ import yaml
 
 from generator.catalog.file_writes import replace_file
 
-# What the kept entries depend on besides the files: the parser and the code that reads and tags.
+# What the kept entries depend on besides the files: Python, the parser (with libyaml or not) and the
+# code that reads and tags.
 _VERSION = hashlib.sha256(
-    yaml.__version__.encode() + Path(__file__).read_bytes() + (Path(__file__).parent / "yaml_file.py").read_bytes()
+    repr((sys.version, yaml.__version__, getattr(yaml, "__with_libyaml__", False))).encode()
+    + b"".join((Path(__file__).parent / name).read_bytes() for name in ("parsed_files.py", "yaml_file.py", "bounded_read.py"))
 ).hexdigest()
+# The name of a kept file: the sha256 of the catalog file's bytes.
+_KEPT_NAME = re.compile(r"[0-9a-f]{64}\.json")
 
 
 class _Untaggable(Exception):
@@ -63,8 +68,9 @@ def _untagged(value: Any) -> Any:
 
 class ParsedFiles:
     """Kept read_yaml results by sha256 of a file's bytes: one JSON file each in `folder` (None, or a
-    folder that cannot be read: none kept yet), read as they are asked for, so a large catalog is
-    never held whole in memory. What this run parsed anew waits here until `save`."""
+    folder that cannot be read: none kept yet), read as they are asked for. What this run parsed
+    anew waits here as JSON text until `save` (the CLI saves once the catalog is read, so a build
+    does not hold it)."""
 
     def __init__(self, folder: Path | None = None):
         self.folder = folder
@@ -90,7 +96,7 @@ class ParsedFiles:
             if entry["version"] != _VERSION:
                 return None
             found = (_untagged(entry["data"]), dict(entry["lines"]), tuple((k, line) for k, line in entry["duplicates"]))
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
             return None
         self.used.add(key)
         return found
@@ -98,9 +104,10 @@ class ParsedFiles:
     def put(self, key: str, data: Any, lines: dict[str, int], duplicates: tuple[tuple[str, int], ...]) -> None:
         try:
             entry = {"version": _VERSION, "data": _tagged(data), "lines": lines, "duplicates": [list(d) for d in duplicates]}
-        except _Untaggable:
+            text = json.dumps(entry, sort_keys=True)
+        except (_Untaggable, ValueError, RecursionError):  # a value JSON does not write (a 5,000-digit hex number)
             return
-        self.fresh[key] = json.dumps(entry, sort_keys=True)
+        self.fresh[key] = text
         self.used.add(key)
 
     def save(self, folder: Path) -> None:
@@ -113,6 +120,3 @@ class ParsedFiles:
             if _KEPT_NAME.fullmatch(kept.name) and kept.stem not in self.used:
                 kept.unlink()
         self.folder, self.fresh = folder, {}
-
-
-_KEPT_NAME = re.compile(r"[0-9a-f]{64}\.json")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import datetime
 import json
@@ -336,7 +337,8 @@ def _run(args) -> int:
     parsed = ParsedFiles(kept) if builds else None
     catalog = _load(args.content, parsed)
     if kept is not None and catalog is not None:  # saved now: its memory is let go before the build
-        parsed.save(kept)
+        with contextlib.suppress(OSError):  # a cache: the next build parses again
+            parsed.save(kept)
     if catalog is None:
         return 2
     missing = [lang for lang in catalog.site.languages if lang not in LANGUAGES]
