@@ -55,3 +55,12 @@ def test_mkdocs_keeps_the_themes_compiled_templates_there_too(built_site):
     main = config.theme.get_env().get_template("main.html")  # Material's, through our overrides
     key = sha1(f"main.html|{main.filename}".encode()).hexdigest()  # Jinja2's BytecodeCache.get_cache_key
     assert (TEMPLATES_DIR / COMPILED_DIR / f"__jinja2_{key}.cache").is_file()
+
+
+def test_a_compiled_template_cut_short_or_corrupt_is_compiled_again(tmp_path, catalog):
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES_DIR, templates, ignore=shutil.ignore_patterns(COMPILED_DIR))
+    first = _render_models_index(templates, catalog)
+    for kept in (templates / COMPILED_DIR).iterdir():
+        kept.write_bytes(kept.read_bytes()[:20])  # its header, then nothing it can read
+    assert _render_models_index(templates, catalog) == first

@@ -130,7 +130,9 @@ def code_span(text: str) -> Markdown:
 
 
 # Where the compiled templates are kept, beside their sources as Python keeps its own (`.pyc` in
-# __pycache__): compiling every template takes about 2 s, in every process that renders.
+# __pycache__): compiling every template takes about 2 s, in every process that renders. Like a
+# `.pyc`, what is there is code, run as the templates: it is kept in the code's own tree, never in a
+# content or output folder.
 COMPILED_DIR = "__pycache__"
 
 
@@ -144,8 +146,10 @@ class CompiledTemplates(jinja2.FileSystemBytecodeCache):
         super().__init__(str(directory))
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
+        try:
             super().load_bytecode(bucket)
+        except Exception:  # unreadable or cut short: compiled again, and written anew
+            bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         with contextlib.suppress(OSError):
