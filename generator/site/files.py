@@ -4,13 +4,9 @@ preview's server sending a page while it is remade) sees the old file or the new
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
-import tempfile
 from pathlib import Path
-
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-NEW_FILE_MODE = 0o666 & ~_UMASK  # what open() would give a new file
 
 
 def write_if_changed(path: Path, text: str | bytes) -> bool:
@@ -27,16 +23,23 @@ def write_if_changed(path: Path, text: str | bytes) -> bool:
 
 def replace_bytes(path: Path, data: bytes) -> None:
     """`data` into `path` in one rename: written beside it, then put in its place. The file keeps
-    its mode; the temporary file is removed on any failure."""
+    its mode (a new one gets open()'s, under the umask); the temporary file is removed on any failure."""
     try:
         mode = os.stat(path).st_mode & 0o777
     except FileNotFoundError:
-        mode = NEW_FILE_MODE
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        mode = None
+    while True:
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
     try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
-        os.chmod(temporary, mode)
+        if mode is not None:
+            os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
