@@ -189,22 +189,6 @@ class ModelPage:
 
 
 @dataclass(frozen=True)
-class IndexedModel:
-    """What the indexes (the models index, the home page's newest) show of a model, and no more: a
-    rebuild renders them again only when that changed (language.py)."""
-
-    slug: str
-    name: str
-    params: int
-    family: str
-    release_date: str | None
-
-    @classmethod
-    def of(cls, model: Model) -> IndexedModel:
-        return cls(model.slug, model.name, model.params, model.family, model.release_date)
-
-
-@dataclass(frozen=True)
 class ModelRow:
     model: IndexedModel
     path: str
@@ -245,6 +229,19 @@ class ListedModel:
 
 def listed(model: Model) -> ListedModel:
     return ListedModel(model.slug, model.name, model.params)
+
+
+@dataclass(frozen=True)
+class IndexedModel(ListedModel):
+    """What the indexes (the models index, the home page's newest) show of a model: a listed model,
+    its family and its release date."""
+
+    family: str
+    release_date: str | None
+
+
+def indexed(model: Model) -> IndexedModel:
+    return IndexedModel(model.slug, model.name, model.params, model.family, model.release_date)
 
 
 @dataclass(frozen=True)
@@ -598,7 +595,7 @@ def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...], held: dict[str, Held]) 
     four_bit = sized.headline.serving_bytes[4]
     found = held.get(sized.model.slug)
     in_stock = found.requirement if found is not None and found.starts else None
-    return ModelRow(IndexedModel.of(sized.model), paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus),
+    return ModelRow(indexed(sized.model), paths.model_page(sized.model.slug), _requirement("4", four_bit, gpus),
                     dict(sized.headline.serving_bytes), in_stock)
 
 
