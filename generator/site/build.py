@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.catalog.records import Catalog
-from generator.site.cache import CACHE_MARKER, BuildCache, build_key, cache_dir
+from generator.site.cache import BuildCache, build_key, cache_dir, is_ours
 from generator.site.errors import BuildError
 from generator.site import paths
 from generator.site.api import ApiWriter
@@ -49,9 +49,8 @@ def parsed_catalog_folder(out_dir: Path) -> Path | None:
     (catalog/parsed_files.py); None where there is no cache folder of this tool's yet (a first
     build: the next one keeps them) or a link was planted in its place (never followed)."""
     root = cache_dir(output_folder(out_dir))
-    ours = root.is_dir() and not root.is_symlink() and (root / CACHE_MARKER).is_file()
     folder = root / "parsed-catalog"
-    return folder if ours and not folder.is_symlink() else None
+    return folder if is_ours(root) and not folder.is_symlink() else None
 
 
 def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None, jobs: int | None = None,

@@ -40,10 +40,15 @@ def cache_dir(out_dir: Path) -> Path:
     return out_dir.parent / f".{out_dir.name}.cache"
 
 
+def is_ours(root: Path) -> bool:
+    """Whether `root` is a cache folder this tool made: its marker in it, and no link in its place."""
+    return not root.is_symlink() and (root / CACHE_MARKER).is_file()
+
+
 def check_cache_dir(out_dir: Path) -> None:
     """Refuse a cache folder this tool did not make (never delete or write into a user's files)."""
     root = cache_dir(out_dir)
-    if (root.exists() or root.is_symlink()) and (root.is_symlink() or not (root / CACHE_MARKER).is_file()):
+    if (root.exists() or root.is_symlink()) and not is_ours(root):
         raise BuildError(f"{root}: exists and was not made by this tool (no {CACHE_MARKER}); "
                          "move it away or choose another --out")
 
