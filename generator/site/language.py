@@ -65,7 +65,7 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
         page = spec.build()
     if key is None:  # keyed by its view model, which holds all that the page shows
         key = hashlib.sha256(repr(page).encode()).hexdigest()
-    unchanged = {lang for lang in renderers if key and (entry := cache.pages.get(f"{lang}:{spec.path}"))
+    unchanged = {lang for lang in renderers if (entry := cache.pages.get(f"{lang}:{spec.path}"))
                  and entry["hash"] == key and (cache.docs_dir(lang) / paths.source_file(spec.path)).is_file()}
     if page is not None and len(unchanged) < len(renderers):  # an unchanged page's API file is unchanged too
         on_built(page)

@@ -198,8 +198,8 @@ def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: l
                     key_file.unlink(missing_ok=True)  # written again once the part is
                     runs.append((lang, pages, output, key_file, key))
         with ThreadPoolExecutor(max(1, jobs)) as pool:  # each run is a Pagefind process of its own
+            read_again = frozenset(digests.read_again)
             for round_ in _in_rounds(runs, jobs, max(part_pages, PAGES_AT_ONCE)):
-                read_again = frozenset(digests.read_again)
                 for done in [pool.submit(_index_part, site_dir, lang, pages, output, output.with_name(f"{output.name}.pages"), read_again)
                              for lang, pages, output, _, _ in round_]:
                     done.result()
