@@ -34,8 +34,18 @@ def test_the_first_part_is_the_bundle_the_search_page_loads():
     (b"<pre><code>x</code></pre><p>c</p><pre>y</pre>", b"<p>c</p>"),
     (b'<table class="vram-table">\n<tr><td><a href="x">m</a></td></tr>\n</table>', b""),
     (b"<p>&lt;table&gt;</p>", b"<p>&lt;table&gt;</p>"),  # escaped text is not a tag
+    # a page with a body: its <html> tag and the body, without the head, header, navigation, footer
+    (b'<!doctype html><html lang="pt" class="x"><head><title>t</title></head><body><nav><nav>n</nav></nav>'
+     b'<div class="a"><div data-pagefind-body><div><p>a</p></div><p>b</p></div><p>after</p></div><footer>f</footer>',
+     b'<html lang="pt" class="x"><body><div data-pagefind-body><div><p>a</p></div><p>b</p></div></body></html>'),
+    (b'<html><main data-pagefind-body><p>a</p>', b'<html><body><main data-pagefind-body><p>a</p></body></html>'),  # unclosed
+    # what is marked to be ignored goes whole, elements of its name inside it too
+    (b'<p>a</p><details class="f" data-pagefind-ignore="all" open><details>in</details>tail</details><p>b</p>'
+     b'<section data-pagefind-ignore="all"><p>c</p></section>',
+     b'<p>a</p><p>b</p>'),
+    (b'<details data-pagefind-ignore="index">kept</details>', b'<details data-pagefind-ignore="index">kept</details>'),
 ])
-def test_what_pagefind_reads_of_a_page_leaves_out_tables_and_code(html, indexed):
+def test_what_pagefind_reads_of_a_page_is_its_body_without_tables_code_and_what_it_ignores(html, indexed):
     assert indexed_html(html) == indexed
 
 
@@ -134,3 +144,22 @@ def test_a_model_pages_method_and_sources_are_not_indexed_and_its_other_sections
                 for p in sorted((tmp_path / f"{name}-index").rglob("*")) if p.is_file()}
     assert index("built") == index("cut")
     assert index("built") != index("unmarked")
+
+
+# One page of each kind, as the site builds it.
+PAGE_KINDS = ["index", "models", "gpus", "fit", "models/kimi-k3", "models/mistral-7b-v0-1", "gpus/b300"]
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_pagefind_makes_the_same_index_of_the_built_pages_and_of_what_is_cut_of_them(tmp_path, built_site, lang):
+    built = {f"{lang}/{name}.html": (built_site / lang / f"{name}.html").read_bytes() for name in PAGE_KINDS}
+    for folder, cut in (("built", lambda html: html), ("cut", indexed_html)):
+        for name, html in built.items():
+            (tmp_path / folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / folder / name).write_bytes(cut(html))
+        _pagefind(tmp_path / folder, lang, tmp_path / f"{folder}-index")
+
+    def files(folder):
+        return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    assert files(tmp_path / "built-index") == files(tmp_path / "cut-index")
+    assert sum(map(len, map(indexed_html, built.values()))) < sum(map(len, built.values())) / 4  # and much less to read

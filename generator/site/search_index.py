@@ -18,6 +18,7 @@ and beside it its pages as Pagefind reads them, cut again only where a page was 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import re
@@ -76,16 +77,52 @@ def _pagefind(site_dir: Path, lang: str, output: Path) -> dict:
     return json.loads(entry.read_text(encoding="utf-8"))
 
 
-# What Pagefind leaves out (NOT_INDEXED), cut from a page before it reads it: the same index, read
-# faster, and the bytes a page's search digest is taken of, so a page whose tables alone changed (a
-# GPU page when a model's figures change) does not make its part indexed again. Tables and code
-# blocks do not nest in our pages, and catalog text never holds a tag (it is escaped).
+# What Pagefind reads of a page, cut from it before it reads it: the same index, read faster, and the
+# bytes a page's search digest is taken of, so a page whose tables alone changed (a GPU page when a
+# model's figures change) or whose navigation changed does not make its part indexed again. Kept:
+# the <html> tag (its lang) and the data-pagefind-body element (Pagefind reads only that where a
+# page of the site has one, which every page of ours does, partials/content.html); left out inside
+# it: the elements marked data-pagefind-ignore="all" and the ones of NOT_INDEXED (tables and code
+# blocks, which do not nest in our pages). Catalog text never holds a tag: it is escaped.
+_HTML_TAG = re.compile(rb"<html\b[^>]*>")
+_BODY_START = re.compile(rb"<(\w+)\b[^>]*\sdata-pagefind-body\b[^>]*>")
+_IGNORED_START = re.compile(rb"<(\w+)\b[^>]*\sdata-pagefind-ignore=\"all\"[^>]*>")
 _NOT_INDEXED_ELEMENT = re.compile(rb"<(table|pre)\b.*?</\1>", re.S)
 
 
+@functools.cache
+def _tags_of(name: bytes) -> re.Pattern:
+    """The start and end tags of the elements named `name` (`<div ...>`, `</div>`)."""
+    return re.compile(rb"<(/?)%s\b[^>]*>" % re.escape(name))
+
+
+def _element_end(html: bytes, start: re.Match) -> int:
+    """Where the element `start` opens ends: after its end tag, elements of its name inside it
+    counted; the page's end where it is not closed."""
+    depth = 0
+    for tag in _tags_of(start.group(1)).finditer(html, start.start()):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.end()
+    return len(html)
+
+
+def _without_ignored(html: bytes) -> bytes:
+    kept, position = [], 0
+    while found := _IGNORED_START.search(html, position):
+        kept.append(html[position:found.start()])
+        position = _element_end(html, found)
+    return b"".join(kept) + html[position:]
+
+
 def indexed_html(html: bytes) -> bytes:
-    """A page's HTML without the elements Pagefind leaves out."""
-    return _NOT_INDEXED_ELEMENT.sub(b"", html)
+    """What Pagefind reads of a page's HTML (its index is the same from these bytes as from the page)."""
+    body = _BODY_START.search(html)
+    if body is not None:
+        html_tag = _HTML_TAG.search(html)
+        html = b"".join((html_tag.group(0) if html_tag else b"", b"<body>",
+                         html[body.start():_element_end(html, body)], b"</body></html>"))
+    return _NOT_INDEXED_ELEMENT.sub(b"", _without_ignored(html))
 
 
 class _Digests:
