@@ -8,6 +8,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+from generator.site.row_store import StoredRows
 from generator.site.view_models import site_pages
 from tests.conftest import run_build
 
@@ -145,26 +146,53 @@ def test_the_same_site_whatever_the_number_of_jobs(tmp_path, content_copy):
 
 def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):
     # At 1,000 models a GPU page's rows were most of a one-model rebuild: each is kept in the cache
-    # under its model's content key (row_store.py) and made again only for a model that changed.
+    # under its model's content key with its digest (row_store.py), made again only for a model that
+    # changed, and the page is keyed by its rows' digests
     out = tmp_path / "site"
     build(content_copy, out)
     rows = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json"
     kept = json.loads(rows.read_text())
-    key, row = next((key, row) for key, row in kept.items() if row["model"]["slug"] == "llama-3-1-8b-instruct")
-    assert row["verdict"] == "on_gpus"
-    # a row the cache holds is what the page shows: changed there, the page follows without a model edit
-    kept[key] = dict(row, verdict="does_not_run", reason="engine_does_not_run", planned=False, context=None,
-                     ram_bytes=None, n_gpu_layers=None, n_cpu_moe=None, decode_tokens_per_second=None)
+    key, (digest, row) = next((key, entry) for key, entry in kept.items() if entry[1]["model"]["slug"] == "llama-3-1-8b-instruct")
+    assert row["llama_cpp"]["verdict"] == "on_gpus" and row["counts"] == [1, 1, 1]
+
+    def verdict() -> str:
+        api = json.loads((out / "api" / "v1" / "gpus" / "rtx-4090.json").read_text())
+        return {m["model"]: m["verdict"] for m in api["llama_cpp"]["models"]}["llama-3-1-8b-instruct"]
+    edited = dict(row, llama_cpp=dict(row["llama_cpp"], verdict="does_not_run", reason="engine_does_not_run", planned=False,
+                                      context=None, ram_bytes=None, n_gpu_layers=None, n_cpu_moe=None, decode_tokens_per_second=None))
+    # under the same digest, the page's rows are the same: the page is not made again
+    kept[key] = [digest, edited]
     rows.write_text(json.dumps(kept))
     build(content_copy, out)
-    api = json.loads((out / "api" / "v1" / "gpus" / "rtx-4090.json").read_text())
-    assert {m["model"]: m["verdict"] for m in api["llama_cpp"]["models"]}["llama-3-1-8b-instruct"] == "does_not_run"
+    assert verdict() == "on_gpus"
+    # under another digest, the page is made again from the rows the cache holds
+    kept[key] = ["another digest", edited]
+    rows.write_text(json.dumps(kept))
+    build(content_copy, out)
+    assert verdict() == "does_not_run"
     # the model edited: its row is made again, from the model
     model = content_copy / "models" / "llama-3-1-8b-instruct.yaml"
     model.write_text(model.read_text().replace("value: Llama 3.1 Community License", "value: Llama 3.1 Community License (edited)", 1))
     build(content_copy, out)
-    api = json.loads((out / "api" / "v1" / "gpus" / "rtx-4090.json").read_text())
-    assert {m["model"]: m["verdict"] for m in api["llama_cpp"]["models"]}["llama-3-1-8b-instruct"] == "on_gpus"
+    assert verdict() == "on_gpus"
+    assert len(json.loads(rows.read_text())) == len(kept)  # the edited model's row under its new key, the old one gone
+
+
+def test_a_page_of_rows_kept_is_the_page_of_rows_made_now(tmp_path, fixture_catalog):
+    # every GPU page and the fit page, from rows made now and from the same rows read back from the
+    # cache: the same view model, and the same key for the same rows
+    specs = site_pages(fixture_catalog)
+    model_keys = {spec.path: spec.cache_key for spec in specs if spec.cache_key}
+    pages = [spec for spec in specs if spec.rows]
+    assert len(pages) == len(fixture_catalog.gpus) + 1
+    for spec in pages:
+        file = tmp_path / f"{spec.path}.json"
+        made = StoredRows(file, spec.rows, model_keys)
+        assert made.changed
+        made.save()
+        kept = StoredRows(file, spec.rows, model_keys)
+        assert not kept.changed and kept.key == made.key
+        assert repr(spec.page(kept.rows())) == repr(spec.page(made.rows())) == repr(spec.page())
 
 
 def test_a_gpu_page_changes_only_with_what_it_shows(fixture_catalog):
@@ -172,7 +200,7 @@ def test_a_gpu_page_changes_only_with_what_it_shows(fixture_catalog):
     # shows of each model, so an edit the page does not show leaves it equal
     def rtx_4090(catalog):
         spec = next(spec for spec in site_pages(catalog) if spec.path == "gpus/rtx-4090")
-        return repr(spec.build())
+        return repr(spec.page())
 
     def edited(**changes):
         models = tuple(replace(m, **changes) if m.slug == "llama-3-1-8b-instruct" else m for m in fixture_catalog.models)
@@ -193,9 +221,9 @@ def test_the_fit_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, 
     build(content_copy, out)
     rows = tmp_path / ".site.cache" / "rows" / "fit.json"
     kept = json.loads(rows.read_text())
-    key, row = next((key, row) for key, row in kept.items() if row["model"]["slug"] == "llama-3-1-8b-instruct")
+    key, (_, row) = next((key, entry) for key, entry in kept.items() if entry[1] and entry[1]["model"]["slug"] == "llama-3-1-8b-instruct")
     assert (row["verdict"], row["precision"]) == ("on_gpus", "native")  # its published BF16 fits one RTX 4090
-    kept[key] = dict(row, repo="kept/row")  # a row the cache holds is what the page shows
+    kept[key] = ["another digest", dict(row, repo="kept/row")]  # a row the cache holds is what the page shows
     rows.write_text(json.dumps(kept))
     build(content_copy, out)
     assert "(kept/row)" in (out / "en" / "fit.html").read_text()
@@ -208,7 +236,7 @@ def test_the_fit_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, 
 
 def test_the_fit_page_changes_only_with_what_it_shows(fixture_catalog):
     def fit(catalog):
-        return repr(next(spec for spec in site_pages(catalog) if spec.path == "fit").build())
+        return repr(next(spec for spec in site_pages(catalog) if spec.path == "fit").page())
 
     def edited(**changes):
         models = tuple(replace(m, **changes) if m.slug == "llama-3-1-8b-instruct" else m for m in fixture_catalog.models)
@@ -224,7 +252,7 @@ def test_the_indexes_change_only_with_what_they_show(fixture_catalog):
     # the models index and the home page are keyed by their view model (language.py): a model's row
     # there holds what they show of it (IndexedModel), so an edit they do not show leaves them equal
     def shown(catalog):
-        return [repr(spec.build()) for spec in site_pages(catalog) if spec.path in ("index", "models")]
+        return [repr(spec.page()) for spec in site_pages(catalog) if spec.path in ("index", "models")]
 
     def edited(**changes):
         models = tuple(replace(m, **changes) if m.slug == "llama-3-1-8b-instruct" else m for m in fixture_catalog.models)

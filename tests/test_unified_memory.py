@@ -53,7 +53,7 @@ def test_the_fit_page_offers_every_machine_and_only_llama_cpp_plans_the_unified_
     from generator.sizing.llama_cpp import LlamaCppRequest
     from generator.site.view_models import site_pages
 
-    page = next(spec for spec in site_pages(CATALOG) if spec.path == "fit").build()
+    page = next(spec for spec in site_pages(CATALOG) if spec.path == "fit").page()
     slugs = {gpu.slug for gpu in page.gpus}
     assert {"h100-sxm", "mac-m4-max-128gb", "dgx-spark", "strix-halo-128gb"} <= slugs
     mac, model = GPUS["mac-m4-max-128gb"], MODELS["llama-3-1-8b-instruct"]

@@ -18,7 +18,7 @@ from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
 from generator.site.parallel import run_all
 from generator.site.progress import Progress
 from generator.site.render import Renderer
-from generator.site.row_store import StoredRows, keep_rows, rows_file
+from generator.site.row_store import StoredRows, rows_file
 from generator.site.page_html import page_rewrite
 from generator.site.view_models import Page, PageSpec
 
@@ -49,22 +49,19 @@ _JOB: tuple | None = None
 def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
     """One page in every language: (lang, title, sources written, cache entry), its twin written to
     twin_copy; nothing is rendered for a language whose source is unchanged (entry None). A model
-    page is keyed by its model (and not built when unchanged); every other page by its view model,
-    a GPU page's and the fit page's built from the rows an earlier build made for the models that
-    did not change (row_store.py)."""
+    page is keyed by its model (and not built when unchanged); a page of rows (a GPU page, the fit
+    page) by its rows, those of the models that did not change kept from an earlier build
+    (row_store.py), and not built when unchanged either; every other page by its view model."""
     catalog, specs, renderers, cache, on_built, model_keys = _JOB
     spec, page, results = specs[index], None, []
-    key = spec.cache_key
-    if spec.kept_rows:
-        rows = rows_file(cache.root, spec.path)
-        known = StoredRows(rows, model_keys, spec.kept_rows)
-        page = spec.build(known=known)
-        if known.missed:  # rows made anew: kept for the next build
-            keep_rows(rows, page, model_keys)
+    key, stored = spec.cache_key, None
+    if spec.rows:
+        stored = StoredRows(rows_file(cache.root, spec.path), spec.rows, model_keys)
+        stored.save()
+        key = stored.key
     elif key is None:
-        page = spec.build()
-    if key is None:  # keyed by its view model, which holds all that the page shows
-        key = hashlib.sha256(repr(page).encode()).hexdigest()
+        page = spec.page()
+        key = hashlib.sha256(repr(page).encode()).hexdigest()  # its view model holds all that the page shows
     unchanged = {lang for lang in renderers if (entry := cache.pages.get(f"{lang}:{spec.path}"))
                  and entry["hash"] == key and (cache.docs_dir(lang) / paths.source_file(spec.path)).is_file()}
     if page is not None and len(unchanged) < len(renderers):  # an unchanged page's API file is unchanged too
@@ -75,7 +72,7 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
             results.append((lang, cache.pages[f"{lang}:{spec.path}"]["title"], 0, None))
             continue
         if page is None:
-            page = spec.build()
+            page = spec.page(stored.rows() if stored else None)
             on_built(page)
         rendered = renderer.render_page(page, twin=False)
         written = write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)

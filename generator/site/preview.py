@@ -132,10 +132,10 @@ class Preview:
     def remake_page(self, spec: PageSpec) -> list[str]:
         """One page in every language (source, HTML, twin) and its API file; the files written."""
         site = self.catalog.site
-        if spec.kept_rows:  # a GPU page, the fit page: the rows the last build kept, for the models not edited since
-            page = spec.build(known=StoredRows(rows_file(cache_dir(self.out), spec.path), self.model_keys, spec.kept_rows))
-        else:
-            page = spec.build()
+        rows = None
+        if spec.rows:  # a GPU page, the fit page: the rows the last build kept, for the models not edited since
+            rows = StoredRows(rows_file(cache_dir(self.out), spec.path), spec.rows, self.model_keys).rows()
+        page = spec.page(rows)
         ApiWriter(self.site_dir, self.catalog).write(page)
         written = [api_file(spec.path)] if api_file(spec.path) else []
         for lang, live in self.live.items():

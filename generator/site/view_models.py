@@ -270,6 +270,16 @@ class GpuLlamaRow(Verdict):
 
 
 @dataclass(frozen=True)
+class GpuModelRow:
+    """All that a GPU page shows of one model: the GPUs it needs at each headline precision (None:
+    more than one machine) and its llama.cpp verdict (None: no architecture to plan)."""
+
+    model: ListedModel
+    counts: tuple[int | None, ...]  # at SERVING_BITS
+    llama_cpp: GpuLlamaRow | None
+
+
+@dataclass(frozen=True)
 class FitPageRow(Verdict):
     """A model's row on the fit page (fit.py's FitRow) as the page shows it: the page is keyed by what
     it shows, and its rows kept by model between builds (row_store.py)."""
@@ -498,19 +508,25 @@ def _planned_question(detail: DetailedSizing | None) -> Question | None:
 FIT_GPU, FIT_CONTEXT = "rtx-4090", SHORT_CONTEXT
 
 
-def fit_page(models: tuple[SizedModel, ...], gpus: tuple[Gpu, ...], stock: bool = False,
-             known: KnownRows = lambda model: None) -> FitPage:
-    """`known`: rows an earlier build made (language.py), not made again."""
-    # every machine: llama.cpp plans the unified-memory ones the serving engines are not planned on
-    gpu = next((g for g in gpus if g.slug == FIT_GPU), gpus[0])
-    question = Question(gpu, 1, FIT_CONTEXT)
+def fit_question(gpus: tuple[Gpu, ...]) -> Question:
+    """The fit page's first question; every machine: llama.cpp plans the unified-memory ones the
+    serving engines are not planned on."""
+    return Question(next((g for g in gpus if g.slug == FIT_GPU), gpus[0]), 1, FIT_CONTEXT)
+
+
+def fit_page_row(question: Question, sized: SizedModel) -> FitPageRow | None:
+    """A model's row on the fit page; None for a model without an architecture (nothing to plan)."""
+    if sized.model.architecture is None:
+        return None
     request = PlanRequest(context=question.context, users=question.users)
-    rows = tuple(
-        (known(sized.model) or FitPageRow.of(fit_row(sized.model, gpu, question.count, request)), paths.model_page(sized.model.slug))
-        for sized in models if sized.model.architecture is not None
-    )
-    families = tuple(sorted({row.family for row, _ in rows}, key=lambda name: (name.lower(), name)))
-    return FitPage(paths.FIT_PAGE, question, rows, gpus, families, stock)
+    return FitPageRow.of(fit_row(sized.model, question.gpu, question.count, request))
+
+
+def fit_page(gpus: tuple[Gpu, ...], stock: bool, rows: tuple[FitPageRow | None, ...]) -> FitPage:
+    """`rows`: fit_page_row of each model, in the catalog's order."""
+    listed_rows = tuple((row, paths.model_page(row.model.slug)) for row in rows if row is not None)
+    families = tuple(sorted({row.family for row, _ in listed_rows}, key=lambda name: (name.lower(), name)))
+    return FitPage(paths.FIT_PAGE, fit_question(gpus), listed_rows, gpus, families, stock)
 
 
 # The GPU pages' llama.cpp question: llama_cpp.py's default file (the one most readers run) and its
@@ -523,17 +539,10 @@ def gpu_llama_row(gpu: Gpu, model: Model, tables: Callable[[Model], LlamaCppLaye
     return GpuLlamaRow.of(llama_cpp_fit_row(model, gpu, 1, request, tables(model)))
 
 
-# A page's rows another build made, by model (a GPU page's GpuLlamaRow, the fit page's FitPageRow):
-# a model's row, or None where it must be made.
-KnownRows = Callable[[Model], "GpuLlamaRow | FitPageRow | None"]
-
-
-def gpu_llama_cpp(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None],
-                  known: KnownRows = lambda model: None) -> GpuLlamaCpp:
-    rows = [(known(sized.model) or gpu_llama_row(gpu, sized.model, tables), paths.model_page(sized.model.slug))
-            for sized in models if sized.model.architecture is not None]
+def gpu_llama_cpp(gpu: Gpu, rows: tuple[GpuLlamaRow, ...]) -> GpuLlamaCpp:
+    pairs = [(row, paths.model_page(row.model.slug)) for row in rows]
     # the largest models first where they run (the most a reader gets from the card), by name where not
-    largest_first = sorted(rows, key=lambda pair: -pair[0].model.params if pair[0].planned else 0)
+    largest_first = sorted(pairs, key=lambda pair: -pair[0].model.params if pair[0].planned else 0)
     groups = tuple((verdict, tuple(pair for pair in largest_first if pair[0].verdict == verdict)) for verdict in VERDICTS)
     fit = Question(gpu, 1, SHORT_CONTEXT, engine=LLAMA_CPP.key, quant=GPU_PAGE_QUANT, cache_type=GPU_PAGE_CACHE_TYPE)
     return GpuLlamaCpp(GPU_PAGE_QUANT, GPU_PAGE_CACHE_TYPE, SHORT_CONTEXT, tuple(g for g in groups if g[1]), fit)
@@ -550,20 +559,24 @@ def gguf_tables(quant: str) -> Callable[[Model], LlamaCppLayers | None]:
     return tables
 
 
-def gpu_page(gpu: Gpu, models: tuple[SizedModel, ...], tables: Callable[[Model], LlamaCppLayers | None],
-             known: KnownRows = lambda model: None) -> GpuPage:
-    """`known`: llama.cpp rows an earlier build made (language.py), not made again."""
+def gpu_model_row(gpu: Gpu, tables: Callable[[Model], LlamaCppLayers | None], sized: SizedModel) -> GpuModelRow:
+    counts = tuple(gpus_needed(sized.headline.serving_bytes[bits], gpu) for bits in SERVING_BITS)
+    llama = gpu_llama_row(gpu, sized.model, tables) if sized.model.architecture is not None else None
+    return GpuModelRow(listed(sized.model), counts, llama)
+
+
+def gpu_page(gpu: Gpu, rows: tuple[GpuModelRow, ...]) -> GpuPage:
+    """`rows`: gpu_model_row of each model, in the catalog's order."""
     one_card, one_machine, too_large = [], [], []
-    for sized in models:
-        path = paths.model_page(sized.model.slug)
-        counts = tuple(gpus_needed(sized.headline.serving_bytes[bits], gpu) for bits in SERVING_BITS)
-        if counts[-1] is None:
-            too_large.append((listed(sized.model), path))
+    for row in rows:
+        path = paths.model_page(row.model.slug)
+        if row.counts[-1] is None:
+            too_large.append((row.model, path))
         else:
-            (one_card if counts[-1] == 1 else one_machine).append(GpuFit(listed(sized.model), path, counts))
+            (one_card if row.counts[-1] == 1 else one_machine).append(GpuFit(row.model, path, row.counts))
     engines = tuple(engine.name for engine in engines_planned_on(gpu))
     return GpuPage(paths.gpu_page(gpu.slug), gpu, tuple(one_card), tuple(one_machine), tuple(too_large), RULE, engines,
-                   gpu_llama_cpp(gpu, models, tables, known))
+                   gpu_llama_cpp(gpu, tuple(row.llama_cpp for row in rows if row.llama_cpp is not None)))
 
 
 def _families(rows: tuple[ModelRow, ...]) -> tuple[tuple[str, tuple[ModelRow, ...]], ...]:
@@ -575,20 +588,37 @@ def _families(rows: tuple[ModelRow, ...]) -> tuple[tuple[str, tuple[ModelRow, ..
 
 
 @dataclass(frozen=True)
+class PageRows:
+    """A page made of one row per model (a GPU page, the fit page): `row` makes a model's row, all
+    that the page shows of it. A row depends on its model alone (the GPUs, the site and the code are
+    in the build's key, cache.py): a rebuild keeps each row under its model's content key and makes
+    again only an edited model's (row_store.py)."""
+
+    models: tuple[SizedModel, ...]  # in the catalog's order
+    row: Callable[[SizedModel], object]
+    row_type: type  # what `row` returns (or None, for a model the page leaves out)
+
+
+@dataclass(frozen=True)
 class PageSpec:
     """A page to write: its path, what its content depends on, and how to build its view model.
 
     `cache_key` is set for model pages, whose content depends only on the model, the GPU catalog
-    and the site (all in the build's own key): an unchanged key means an unchanged page. The other
-    pages are keyed by their view model, which holds all that they show (language.py).
+    and the site (all in the build's own key): an unchanged key means an unchanged page. A page of
+    `rows` is keyed by its rows (language.py, row_store.py); the other pages by their view model,
+    which holds all that they show.
     """
 
     path: str
-    build: Callable[..., Page]
+    build: Callable[..., Page]  # with `rows`: build(the rows, in the models' order)
     cache_key: str | None = None
-    # GPU pages and the fit page: `build(known=...)` takes the rows of this class an earlier build made
-    # (gpu_page, fit_page), and the page is keyed by its view model, which holds all that it shows
-    kept_rows: type | None = None
+    rows: PageRows | None = None
+
+    def page(self, rows: tuple | None = None) -> Page:
+        """The view model; a page of rows from `rows`, or from rows made now."""
+        if self.rows is None:
+            return self.build()
+        return self.build(tuple(map(self.rows.row, self.rows.models)) if rows is None else rows)
 
 
 def _model_row(sized: SizedModel, gpus: tuple[Gpu, ...], held: dict[str, Held]) -> ModelRow:
@@ -618,7 +648,8 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
                                            tuple(r for r in newest_first(rows()) if r.model.release_date)[:NEWEST_ON_HOME])),
         PageSpec("models", lambda: ModelsIndexPage("models", _families(rows()), RULE, catalog.inventory is not None)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
-        PageSpec(paths.FIT_PAGE, partial(fit_page, models, gpus, catalog.inventory is not None), kept_rows=FitPageRow),
+        PageSpec(paths.FIT_PAGE, partial(fit_page, gpus, catalog.inventory is not None),
+                 rows=PageRows(models, partial(fit_page_row, fit_question(gpus)), FitPageRow)),
     ]
     # a model page also depends on which models the stock holds (the ones it may name instead)
     stocked = repr(sorted((slug, h.requirement, h.starts) for slug, h in held.items()))
@@ -630,12 +661,13 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
         for m in models
     ]
     tables = gguf_tables(GPU_PAGE_QUANT)
-    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g, models, tables), kept_rows=GpuLlamaRow) for g in gpus]
+    specs += [PageSpec(paths.gpu_page(g.slug), partial(gpu_page, g), rows=PageRows(models, partial(gpu_model_row, g, tables), GpuModelRow))
+              for g in gpus]
     return specs
 
 
 def build_pages(catalog: Catalog) -> tuple[Page, ...]:
-    return tuple(spec.build() for spec in site_pages(catalog))
+    return tuple(spec.page() for spec in site_pages(catalog))
 
 
 def build_page(catalog: Catalog, path: str) -> Page:
@@ -643,4 +675,4 @@ def build_page(catalog: Catalog, path: str) -> Page:
     spec = next((spec for spec in site_pages(catalog) if spec.path == path), None)
     if spec is None:
         raise KeyError(f"no page {path!r}")
-    return spec.build()
+    return spec.page()
