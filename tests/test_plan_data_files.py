@@ -32,3 +32,26 @@ def test_the_fit_page_files_hold_each_model_file_as_written(tmp_path, fixture_ca
         expected = {m["slug"]: dict(m["llama_cpp"], quants={k: v for k, v in m["llama_cpp"]["quants"].items() if k == quant})
                     for m in models if m["llama_cpp"] is not None}
         assert json.loads((folder / "llama-cpp" / f"{quant}.json").read_text()) == expected
+
+
+def test_an_unchanged_models_parts_are_read_back_and_the_others_made_again(tmp_path, fixture_catalog):
+    # a rebuild reads back the fit page's parts of the models whose page it did not remake
+    site, parts = tmp_path / "site", tmp_path / "plan-parts.json"
+    write_plan_data(site, fixture_catalog, frozenset(), parts)
+    folder = site / "assets" / "plan"
+    files = {path: path.read_bytes() for path in sorted(folder.rglob("*.json"))}
+    slugs = {m.slug for m in fixture_catalog.models}
+    write_plan_data(site, fixture_catalog, frozenset(slugs), parts)
+    assert {path: path.read_bytes() for path in sorted(folder.rglob("*.json"))} == files  # the same bytes
+    kept = json.loads(parts.read_text())
+    kept["llama-3-1-8b-instruct"]["fit"] = '{"kept":true}'  # a part the cache holds is what the files show
+    kept["mistral-7b-v0-1"]["fit"] = '{"kept":true}'
+    parts.write_text(json.dumps(kept))
+    write_plan_data(site, fixture_catalog, frozenset(slugs - {"mistral-7b-v0-1"}), parts)
+    fit = json.loads((folder / "models.json").read_text())
+    assert {"kept": True} in fit and len(fit) == len(files) - len(FIT_QUANTS) - 2  # not models.json, shared.json
+    assert not any(m.get("slug") == "llama-3-1-8b-instruct" for m in fit)
+    assert any(m.get("slug") == "mistral-7b-v0-1" for m in fit)  # its page remade: its part made again
+    # with no kept parts, every model's part is made from its tables
+    write_plan_data(site, fixture_catalog, frozenset(slugs), None)
+    assert {path: path.read_bytes() for path in sorted(folder.rglob("*.json"))} == files

@@ -84,7 +84,8 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
             write_llms_txt(site_dir, catalog.site, titles)
             write_root_index(site_dir, catalog.site)
             remade = {page for lang_sources in sources.values() for page in lang_sources.remade}
-            write_plan_data(site_dir, catalog, frozenset(m.slug for m in catalog.models if paths.model_page(m.slug) not in remade))
+            write_plan_data(site_dir, catalog, frozenset(m.slug for m in catalog.models if paths.model_page(m.slug) not in remade),
+                            cache.root / "plan-parts.json")
             progress.start("search index", 0)
             write_search_index(site_dir, catalog.site.languages, [spec.path for spec in specs], search_part_pages,
                                cache.root / "search", jobs)

@@ -118,43 +118,51 @@ def write_root_index(site_dir: Path, site: Site) -> None:
     write_if_changed(site_dir / "index.html", page)
 
 
-def write_plan_data(site_dir: Path, catalog: Catalog, unchanged: frozenset[str] = frozenset()) -> None:
+def _plan_parts(data: dict) -> dict:
+    """A model's parts of the fit page's files: its tables without llama.cpp's (models.json), and
+    llama.cpp's for each GGUF quant it has a file at (llama-cpp/<quant>.json), each as inert JSON text."""
+    quants = {quant: inert_json(value) for quant in FIT_QUANTS for value in quant_tables([data], quant).values()}
+    return {"fit": inert_json(dict(data, llama_cpp=None)), "quants": quants}
+
+
+def write_plan_data(site_dir: Path, catalog: Catalog, unchanged: frozenset[str] = frozenset(),
+                    kept_parts: Path | None = None) -> None:
     """The calculator's data, once for every language (plan_data.py): assets/plan/shared.json
     (engines, their constants, GPUs), one file per model for its page, and all models for the fit page.
     A model without an architecture has no tables: its page has no calculator and the fit page does
     not list it. Files of models the catalog no longer has are removed (only .json files in that folder).
     `unchanged`: models whose page this build did not remake (the cache's: the same model, GPUs and
-    code), whose tables are read back from their file rather than computed again."""
+    code), whose file is left as it is and whose parts of the fit page's files are read back from
+    `kept_parts` (a file of the build cache, written for the next build) rather than made again."""
     folder = site_dir / paths.PLAN_DATA_DIR
     offered = stock_gpus(catalog.gpus, catalog.inventory) if catalog.inventory else None
     write_if_changed(folder / "shared.json", inert_json(shared_tables(catalog.gpus, offered)))
     machine = largest_machine(catalog.gpus + tuple(gpu for gpu, _ in offered or ()))
-
-    def tables(model) -> dict:
-        kept = folder / "models" / f"{model.slug}.json"
-        if model.slug in unchanged and kept.is_file():
-            return json.loads(kept.read_text(encoding="utf-8"))
-        return model_tables(model, machine)
-
-    # the fit page: every model without llama.cpp's tables, and those per GGUF quant, fetched when
-    # the reader asks for llama.cpp (llama-cpp/Q4_K_M.json: each model's tables for that file alone).
+    try:
+        kept = json.loads(kept_parts.read_text(encoding="utf-8")) if kept_parts else {}
+    except (OSError, ValueError):
+        kept = {}
     # Each model's part is kept as JSON text, not as the tables themselves: at thousands of models
     # those would hold hundreds of MB while the files are written.
-    fit_models: list[str] = []
-    by_quant: dict[str, list[tuple[str, str]]] = {quant: [] for quant in FIT_QUANTS}
-    keep = set()
+    parts: dict[str, dict] = {}
     for model in sorted(catalog.models, key=lambda m: m.slug):
         if not model.architecture:
             continue
-        data = tables(model)
-        keep.add(f"{model.slug}.json")
-        write_if_changed(folder / "models" / f"{model.slug}.json", inert_json(data))
-        fit_models.append(inert_json(dict(data, llama_cpp=None)))
-        for quant, entries in by_quant.items():
-            entries += [(slug, inert_json(value)) for slug, value in quant_tables([data], quant).items()]
+        model_file = folder / "models" / f"{model.slug}.json"
+        part = kept.get(model.slug) if model.slug in unchanged and model_file.is_file() else None
+        if not (isinstance(part, dict) and isinstance(part.get("fit"), str) and isinstance(part.get("quants"), dict)):
+            data = model_tables(model, machine)
+            write_if_changed(model_file, inert_json(data))
+            part = _plan_parts(data)
+        parts[model.slug] = part
     for path in (folder / "models").glob("*.json"):
-        if path.name not in keep:
+        if path.stem not in parts:
             path.unlink()
-    write_if_changed(folder / "models.json", inert_json_array(fit_models))
-    for quant, entries in by_quant.items():
+    # the fit page: every model without llama.cpp's tables, and those per GGUF quant, fetched when
+    # the reader asks for llama.cpp (llama-cpp/Q4_K_M.json: each model's tables for that file alone)
+    write_if_changed(folder / "models.json", inert_json_array([part["fit"] for part in parts.values()]))
+    for quant in FIT_QUANTS:
+        entries = [(slug, part["quants"][quant]) for slug, part in parts.items() if quant in part["quants"]]
         write_if_changed(folder / "llama-cpp" / f"{quant}.json", inert_json_object(entries))
+    if kept_parts is not None:
+        write_if_changed(kept_parts, json.dumps(parts, sort_keys=True))
