@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from functools import cache, partial
+from functools import partial
 from typing import Callable
 from urllib.parse import quote
 
@@ -350,8 +350,9 @@ class HomePage:
 NEWEST_ON_HOME = 8  # the releases the landing page lists
 
 
-def newest_first(rows) -> tuple[ModelRow, ...]:
-    """Rows by release date, newest first; undated ones last; by name within a date."""
+def newest_first(rows):
+    """Rows (ModelRow, SizedModel: anything with a `model`) by release date, newest first; undated
+    ones last; by name within a date."""
     by_name = sorted(rows, key=lambda r: (r.model.name.lower(), r.model.slug))
     return tuple(sorted(by_name, key=lambda r: r.model.release_date or "", reverse=True))  # stable: names stay in order
 
@@ -639,14 +640,13 @@ def site_pages(catalog: Catalog) -> list[PageSpec]:
     if catalog.inventory is not None:
         held = {m.model.slug: h for m in models if (h := held_in_stock(m, gpus, catalog.inventory)) is not None}
 
-    @cache
-    def rows() -> tuple[ModelRow, ...]:  # the indexes' rows, made when an index is built
+    def rows(models: tuple[SizedModel, ...]) -> tuple[ModelRow, ...]:  # the indexes' rows, made when an index is built
         return tuple(_model_row(m, gpus, held) for m in models)
 
+    newest = tuple(m for m in newest_first(models) if m.model.release_date)[:NEWEST_ON_HOME]
     specs = [
-        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus),
-                                           tuple(r for r in newest_first(rows()) if r.model.release_date)[:NEWEST_ON_HOME])),
-        PageSpec("models", lambda: ModelsIndexPage("models", _families(rows()), RULE, catalog.inventory is not None)),
+        PageSpec("index", lambda: HomePage("index", len(models), len(gpus), RULE, machine_shapes(gpus), rows(newest))),
+        PageSpec("models", lambda: ModelsIndexPage("models", _families(rows(models)), RULE, catalog.inventory is not None)),
         PageSpec("gpus", lambda: GpusIndexPage("gpus", tuple((g, paths.gpu_page(g.slug)) for g in gpus))),
         PageSpec(paths.FIT_PAGE, partial(fit_page, gpus, catalog.inventory is not None),
                  rows=PageRows(models, partial(fit_page_row, fit_question(gpus)), FitPageRow)),
