@@ -119,7 +119,7 @@ def test_search_finds_words_of_the_pages_text_and_opens_the_page(page, server, w
 @pytest.fixture(scope="module")
 def site_in_search_parts(tmp_path_factory, chromium_path):
     """The fixture catalog with its search index in parts of 5 pages of a language (16 pages: 4 parts),
-    served: what a site of thousands of models gets with the default of 1,000 pages a part."""
+    served: what a site of a thousand models or more gets with the default of 250 pages a part."""
     out = tmp_path_factory.mktemp("parts") / "site"
     result = run_build(FIXTURE, out, "--search-part-pages", "5")
     assert result.returncode == 0, result.stderr

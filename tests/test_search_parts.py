@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.site.search_index import (PAGES_AT_ONCE, _in_rounds, _index_part, _pagefind, bundle_folder,
+from generator.site.search_index import (PAGES_AT_ONCE, PART_PAGES, _in_rounds, _index_part, _pagefind, bundle_folder,
                                          indexed_html, search_parts, write_search_index)
 
 
@@ -15,7 +15,8 @@ from generator.site.search_index import (PAGES_AT_ONCE, _in_rounds, _index_part,
     (16, 5, [4, 4, 4, 4]),  # 4 parts, as even as they come
     (1000, 1000, [1000]),
     (1001, 1000, [501, 500]),
-    (5053, 1000, [843, 843, 843, 843, 843, 838]),  # 5,000 models and 53 GPUs of a language
+    (5053, 1000, [843, 843, 843, 843, 843, 838]),
+    (1057, PART_PAGES, [212, 212, 212, 212, 209]),  # 1,000 models and 53 GPUs of a language, by default
     (0, 1000, [0]),
 ])
 def test_parts_hold_at_most_the_pages_asked_and_every_page_once(pages, most, sizes):
@@ -101,7 +102,8 @@ def test_a_rebuild_indexes_again_only_the_parts_whose_text_changed(tmp_path):
 @pytest.mark.parametrize("sizes, jobs, most, rounds", [
     ([300, 300, 300], 2, 1000, [[300, 300], [300]]),  # two at a time
     ([529, 529], 2, 1000, [[529], [529]]),  # together they would pass the pages held at once
-    ([529, 529], 2, PAGES_AT_ONCE, [[529, 529]]),  # 1,000 models: both languages' parts at once
+    ([529, 529], 2, PAGES_AT_ONCE, [[529, 529]]),  # both languages' parts at once
+    ([212, 212, 212, 212], 2, max(PART_PAGES, PAGES_AT_ONCE), [[212, 212], [212, 212]]),  # 1,000 models, by default
     ([843, 843], 2, PAGES_AT_ONCE, [[843], [843]]),  # 5,000 models: one after the other
     ([100, 100, 100], 1, 1000, [[100], [100], [100]]),
 ])

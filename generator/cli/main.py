@@ -93,7 +93,8 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
     )
     build.add_argument("--search-part-pages", type=_whole_number(whole_number(1, 1_000_000)), default=PART_PAGES, metavar="N",
                        help=f"pages of one language the search index takes at once; a larger site is indexed in parts the "
-                       f"search page merges (default: {PART_PAGES:,}, about 0.5 GB of memory)")
+                       f"search page merges (default: {PART_PAGES:,}; a one-model rebuild indexes again one part, and each "
+                       f"part costs a first search a few KB)")
     serve = commands.add_parser(
         "serve", parents=[content, jobs], help="build, serve on localhost and remake the pages an edit changes",
         description="A live preview: build the site for http://127.0.0.1:PORT/, serve it there, and on every "

@@ -42,10 +42,15 @@ SEARCH_BUNDLE = "pagefind"  # folder of the site root that holds the index and t
 NOT_INDEXED = "table, pre"
 
 
-PART_PAGES = 1000  # pages of one language in one Pagefind run: about 0.5 GB of its memory
-# Pages Pagefind holds at once, its runs side by side together (about 0.6 MB each, measured on model
-# pages at 1,000 models): the two languages' parts of 529 pages run at the same time, two parts of
-# 843 (5,000 models) one after the other, so the build stays under 1 GB (benchmarks/build_scale.py).
+# Pages of one language in one Pagefind run. A one-model edit indexes again its page's part in each
+# language: the smaller the part, the sooner (at 1,000 models, a part of 212 pages in about 0.5 s, of
+# 529 in 1.0 s). Each part costs a first search its metadata and index chunks, a few KB and requests
+# (Pagefind's runtime is loaded once, by the first bundle): at 5,000 models, in 22 parts of a
+# language, a first search downloads 476 to 656 KB (benchmarks/search_weight.py; target 1 MB).
+PART_PAGES = 250
+# Pages Pagefind holds at once, its runs side by side together (about 0.4 to 0.6 MB each, measured on
+# model pages at 1,000 models), so the build stays under 1 GB (benchmarks/build_scale.py) whatever
+# --search-part-pages asks: two runs of 250 pages go together, two of 843 one after the other.
 PAGES_AT_ONCE = 1200
 
 
