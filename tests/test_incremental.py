@@ -144,15 +144,29 @@ def test_the_same_site_whatever_the_number_of_jobs(tmp_path, content_copy):
     assert (two / "api" / "v1" / "models" / "kimi-k3.json").is_file()
 
 
+def kept_rows(rows: Path, slug: str) -> tuple[dict, dict, str, str]:
+    """A page's kept rows (row_store.py): model key → digest, digest → row's JSON; and the key and
+    digest of the model `slug`'s row."""
+    digests = json.loads(rows.read_text())
+    data = json.loads(rows.with_name(f"{rows.stem}.data.json").read_text())
+    key = next(key for key, digest in digests.items() if data[digest] and data[digest]["model"]["slug"] == slug)
+    return digests, data, key, digests[key]
+
+
+def keep_rows(rows: Path, digests: dict, data: dict) -> None:
+    rows.write_text(json.dumps(digests))
+    rows.with_name(f"{rows.stem}.data.json").write_text(json.dumps(data))
+
+
 def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):
     # At 1,000 models a GPU page's rows were most of a one-model rebuild: each is kept in the cache
-    # under its model's content key with its digest (row_store.py), made again only for a model that
+    # under its model's content key by its digest (row_store.py), made again only for a model that
     # changed, and the page is keyed by its rows' digests
     out = tmp_path / "site"
     build(content_copy, out)
     rows = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json"
-    kept = json.loads(rows.read_text())
-    key, (digest, row) = next((key, entry) for key, entry in kept.items() if entry[1]["model"]["slug"] == "llama-3-1-8b-instruct")
+    digests, data, key, digest = kept_rows(rows, "llama-3-1-8b-instruct")
+    row = data[digest]
     assert row["llama_cpp"]["verdict"] == "on_gpus" and row["counts"] == [1, 1, 1]
 
     def verdict() -> str:
@@ -161,13 +175,11 @@ def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, co
     edited = dict(row, llama_cpp=dict(row["llama_cpp"], verdict="does_not_run", reason="engine_does_not_run", planned=False,
                                       context=None, ram_bytes=None, n_gpu_layers=None, n_cpu_moe=None, decode_tokens_per_second=None))
     # under the same digest, the page's rows are the same: the page is not made again
-    kept[key] = [digest, edited]
-    rows.write_text(json.dumps(kept))
+    keep_rows(rows, digests, dict(data, **{digest: edited}))
     build(content_copy, out)
     assert verdict() == "on_gpus"
     # under another digest, the page is made again from the rows the cache holds
-    kept[key] = ["another digest", edited]
-    rows.write_text(json.dumps(kept))
+    keep_rows(rows, dict(digests, **{key: "another digest"}), dict(data, **{"another digest": edited}))
     build(content_copy, out)
     assert verdict() == "does_not_run"
     # the model edited: its row is made again, from the model
@@ -175,7 +187,41 @@ def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, co
     model.write_text(model.read_text().replace("value: Llama 3.1 Community License", "value: Llama 3.1 Community License (edited)", 1))
     build(content_copy, out)
     assert verdict() == "on_gpus"
-    assert len(json.loads(rows.read_text())) == len(kept)  # the edited model's row under its new key, the old one gone
+    after, _, new_key, new_digest = kept_rows(rows, "llama-3-1-8b-instruct")
+    assert new_key != key and key not in after and len(after) == len(digests)  # under its new key, the old one gone
+    assert new_digest == digest  # its row as it first was
+
+
+def test_a_page_whose_rows_json_the_cache_lost_makes_them_again(tmp_path, content_copy):
+    out = tmp_path / "site"
+    build(content_copy, out)
+    rows = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json"
+    page = (out / "en" / "gpus" / "rtx-4090.html").read_bytes()
+    digests, data, key, digest = kept_rows(rows, "llama-3-1-8b-instruct")
+    # a row's digest changed with its JSON lost: the page is made again, the row made from its model
+    keep_rows(rows, dict(digests, **{key: "lost"}), data)
+    build(content_copy, out)
+    assert (out / "en" / "gpus" / "rtx-4090.html").read_bytes() == page
+    assert kept_rows(rows, "llama-3-1-8b-instruct")[3] == digest
+
+
+def test_the_fit_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):
+    # its 1,000 vLLM plans at 1,000 models were a second of each rebuild: kept like a GPU page's rows
+    out = tmp_path / "site"
+    build(content_copy, out)
+    rows = tmp_path / ".site.cache" / "rows" / "fit.json"
+    digests, data, key, digest = kept_rows(rows, "llama-3-1-8b-instruct")
+    row = data[digest]
+    assert (row["verdict"], row["precision"]) == ("on_gpus", "native")  # its published BF16 fits one RTX 4090
+    # a row the cache holds is what the page shows
+    keep_rows(rows, dict(digests, **{key: "another digest"}), dict(data, **{"another digest": dict(row, repo="kept/row")}))
+    build(content_copy, out)
+    assert "(kept/row)" in (out / "en" / "fit.html").read_text()
+    model = content_copy / "models" / "llama-3-1-8b-instruct.yaml"  # edited: its row is made again
+    model.write_text(model.read_text().replace("value: Llama 3.1 Community License", "value: Llama 3.1 Community License (edited)", 1))
+    build(content_copy, out)
+    assert "(kept/row)" not in (out / "en" / "fit.html").read_text()
+    assert "(meta-llama/Llama-3.1-8B-Instruct)" in (out / "en" / "fit.html").read_text()
 
 
 def test_a_page_of_rows_kept_is_the_page_of_rows_made_now(tmp_path, fixture_catalog):
@@ -193,6 +239,7 @@ def test_a_page_of_rows_kept_is_the_page_of_rows_made_now(tmp_path, fixture_cata
         kept = StoredRows(file, spec.rows, model_keys)
         assert not kept.changed and kept.key == made.key
         assert repr(spec.page(kept.rows())) == repr(spec.page(made.rows())) == repr(spec.page())
+        assert not kept.made and not kept.changed  # every row read back, none made
 
 
 def test_a_gpu_page_changes_only_with_what_it_shows(fixture_catalog):
@@ -213,25 +260,6 @@ def test_a_gpu_page_changes_only_with_what_it_shows(fixture_catalog):
     assert rtx_4090(edited(license="Edited")) == shown
     assert rtx_4090(edited(context_window=4096)) != shown  # the context asked: the row changes
     assert rtx_4090(edited(name="Llama edited")) != shown
-
-
-def test_the_fit_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):
-    # its 1,000 vLLM plans at 1,000 models were a second of each rebuild: kept like a GPU page's rows
-    out = tmp_path / "site"
-    build(content_copy, out)
-    rows = tmp_path / ".site.cache" / "rows" / "fit.json"
-    kept = json.loads(rows.read_text())
-    key, (_, row) = next((key, entry) for key, entry in kept.items() if entry[1] and entry[1]["model"]["slug"] == "llama-3-1-8b-instruct")
-    assert (row["verdict"], row["precision"]) == ("on_gpus", "native")  # its published BF16 fits one RTX 4090
-    kept[key] = ["another digest", dict(row, repo="kept/row")]  # a row the cache holds is what the page shows
-    rows.write_text(json.dumps(kept))
-    build(content_copy, out)
-    assert "(kept/row)" in (out / "en" / "fit.html").read_text()
-    model = content_copy / "models" / "llama-3-1-8b-instruct.yaml"  # edited: its row is made again
-    model.write_text(model.read_text().replace("value: Llama 3.1 Community License", "value: Llama 3.1 Community License (edited)", 1))
-    build(content_copy, out)
-    assert "(kept/row)" not in (out / "en" / "fit.html").read_text()
-    assert "(meta-llama/Llama-3.1-8B-Instruct)" in (out / "en" / "fit.html").read_text()
 
 
 def test_the_fit_page_changes_only_with_what_it_shows(fixture_catalog):

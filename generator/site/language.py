@@ -57,7 +57,6 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
     key, stored = spec.cache_key, None
     if spec.rows:
         stored = StoredRows(rows_file(cache.root, spec.path), spec.rows, model_keys)
-        stored.save()
         key = stored.key
     elif key is None:
         page = spec.page()
@@ -78,6 +77,8 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
         written = write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)
         write_if_changed(twin_copy(cache, lang, spec.path), renderer.render(page, twin=True))
         results.append((lang, rendered.title, written, {"hash": key, "title": rendered.title}))
+    if stored is not None:
+        stored.save()
     return results
 
 

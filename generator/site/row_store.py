@@ -4,11 +4,13 @@ between builds.
 A GPU page shows every model's GPU counts and llama.cpp verdict (GpuModelRow), and the fit page every
 model's vLLM verdict (FitPageRow): at 1,000 models, making their rows again, and comparing the pages
 they make, took most of a one-model rebuild (53 pages × 1,000 rows). A row depends on its model alone
-(the GPUs, site and code are in the build's key, cache.py), so it is kept under the model's content
-key (its model page's, view_models.site_pages) with the digest of its JSON, and made again only when
-that key changed. The page is then keyed by its rows' digests, in order: a page whose rows are all
-the same is known unchanged without being built (language.py). JSON, not pickle: the cache folder is
-read back, never executed.
+(the GPUs, site and code are in the build's key, cache.py), so it is kept: a page's file maps each
+model's content key (its model page's, view_models.site_pages) to the digest of the row's JSON, and a
+second file maps each digest to that JSON. A row is made again only when its model's key changed;
+the page is keyed by its rows' digests, in order, so a page whose rows are all the same is known
+unchanged without being built (language.py), and the rows' JSON is read only where it must be.
+An edit that leaves a model's row as it was writes only the first, small, file. JSON, not pickle:
+the cache folder is read back, never executed.
 """
 
 from __future__ import annotations
@@ -27,6 +29,18 @@ def rows_file(cache_root: Path, page: str) -> Path:
     return cache_root / "rows" / f"{page}.json"
 
 
+def _data_file(file: Path) -> Path:
+    return file.with_name(f"{file.stem}.data.json")
+
+
+def _read(file: Path) -> dict:
+    try:
+        kept = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return kept if isinstance(kept, dict) else {}
+
+
 def _restored(row_type: type, data: dict | None):
     """A row from its JSON (dataclasses.asdict's), as it was made."""
     if data is None:
@@ -43,37 +57,49 @@ def _digest(data: dict | None) -> str:
 
 
 class StoredRows:
-    """One page's rows (`page_rows`), from `file` for the models whose content key (`model_keys`:
+    """One page's rows (`page_rows`): from `file` for the models whose content key (`model_keys`:
     model page path → key) is one they were made for, made now for the others. `key`: the digest of
     every row, in order, which is all that the page shows of its models."""
 
     def __init__(self, file: Path, page_rows: PageRows, model_keys: dict[str, str]):
-        self.file, self.row_type = file, page_rows.row_type
-        try:
-            kept = json.loads(file.read_text(encoding="utf-8"))  # {model key: [digest, row's JSON]}
-        except (OSError, ValueError):
-            kept = {}
-        if not isinstance(kept, dict):
-            kept = {}
-        self.made: dict[int, object] = {}  # the rows made now, by position
-        self.entries: dict[str, list] = {}
-        for index, sized in enumerate(page_rows.models):
-            model_key = model_keys[paths.model_page(sized.model.slug)]
-            entry = kept.get(model_key)
-            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
-                row = self.made[index] = page_rows.row(sized)
-                data = None if row is None else dataclasses.asdict(row)
-                entry = [_digest(data), data]
-            self.entries[model_key] = entry
-        self.changed = bool(self.made) or len(kept) != len(self.entries)
-        self.key = hashlib.sha256("\n".join(digest for digest, _ in self.entries.values()).encode()).hexdigest()
+        self.file, self.page_rows = file, page_rows
+        kept = _read(file)  # {model key: digest}
+        self.made: dict[int, tuple] = {}  # by position: (row, its JSON), for the rows made now
+        self.model_keys = [model_keys[paths.model_page(sized.model.slug)] for sized in page_rows.models]
+        self.digests: dict[str, str] = {}  # model key: digest, in the models' order
+        for index, model_key in enumerate(self.model_keys):
+            digest = kept.get(model_key)
+            self.digests[model_key] = digest if isinstance(digest, str) else self._make(index)
+        self.changed = bool(self.made) or kept != self.digests
+        self.key = hashlib.sha256("\n".join(self.digests.values()).encode()).hexdigest()
+
+    def _make(self, index: int) -> str:
+        row = self.page_rows.row(self.page_rows.models[index])
+        data = None if row is None else dataclasses.asdict(row)
+        self.made[index] = (row, data)
+        return _digest(data)
 
     def rows(self) -> tuple:
-        """Every row, in the models' order: the page's build takes them (PageSpec.page)."""
-        return tuple(self.made[index] if index in self.made else _restored(self.row_type, data)
-                     for index, (_, data) in enumerate(self.entries.values()))
+        """Every row, in the models' order: the page's build takes them (PageSpec.page). A row whose
+        JSON the cache lost is made again."""
+        stored = _read(_data_file(self.file)) if len(self.made) < len(self.digests) else {}
+        rows = []
+        for index, digest in enumerate(self.digests.values()):
+            if index not in self.made and digest not in stored:
+                self.digests[self.model_keys[index]] = self._make(index)
+                self.changed = True
+            rows.append(self.made[index][0] if index in self.made else _restored(self.page_rows.row_type, stored[digest]))
+        return tuple(rows)
 
     def save(self) -> None:
-        """Keep the rows for the next build, where some were made or some model went."""
-        if self.changed:
-            write_if_changed(self.file, json.dumps(self.entries, sort_keys=True))
+        """Keep the rows for the next build: the digests where they changed, and the JSON of rows
+        made now that the cache did not hold (then only the current rows' JSON is kept)."""
+        if not self.changed:
+            return
+        new = {digest: self.made[index][1] for index, digest in enumerate(self.digests.values()) if index in self.made}
+        data_file = _data_file(self.file)
+        stored = _read(data_file) if new else {}
+        if any(digest not in stored for digest in new):
+            current = set(self.digests.values())
+            write_if_changed(data_file, json.dumps({**{d: v for d, v in stored.items() if d in current}, **new}, sort_keys=True))
+        write_if_changed(self.file, json.dumps(self.digests, sort_keys=True))
