@@ -101,16 +101,24 @@ def test_kept_files_of_another_version_or_unreadable_are_as_if_there_were_none(t
 
 def test_a_build_keeps_the_files_it_parsed_in_its_cache_and_the_next_one_uses_them(tmp_path, content_copy):
     out = tmp_path / "site"
-    for _ in range(2):  # the first build makes the cache folder; the second keeps the files there
-        assert run_build(content_copy, out).returncode == 0
+    assert run_build(content_copy, out).returncode == 0  # the first build too, once it made the cache folder
     kept = tmp_path / ".site.cache" / "parsed-catalog"
-    before = {p.name for p in kept.glob("*.json")}
+    before = {p.name: p.stat().st_mtime_ns for p in kept.glob("*.json")}
     assert len(before) == len(list((content_copy / "models").glob("*.yaml"))) + len(list(content_copy.glob("*.yaml")))
     model = content_copy / "models" / "kimi-k3.yaml"
     model.write_text(model.read_text().replace("value: 1048576", "value: 524288", 1))
     assert run_build(content_copy, out).returncode == 0
-    after = {p.name for p in kept.glob("*.json")}
-    assert len(after) == len(before) and len(after - before) == 1  # the edited file's new bytes
+    after = {p.name: p.stat().st_mtime_ns for p in kept.glob("*.json")}
+    assert len(after) == len(before) and len(after.keys() - before.keys()) == 1  # the edited file's new bytes
+    # an edit of the site empties the build cache (its key), but not what the catalog parsed to
+    site = content_copy / "site.yaml"
+    site.write_text(site.read_text().replace("brand: Arrakis", "brand: Arrakis Edited", 1))
+    (tmp_path / ".site.cache" / "rows" / "sentinel").write_text("emptied with the cache")
+    assert run_build(content_copy, out).returncode == 0
+    assert not (tmp_path / ".site.cache" / "rows" / "sentinel").exists()
+    again = {p.name: p.stat().st_mtime_ns for p in kept.glob("*.json")}
+    assert len(again.keys() - after.keys()) == 1  # site.yaml's new bytes
+    assert all(again[name] == mtime for name, mtime in after.items() if name in again)  # the others not written again
 
 
 def test_a_link_planted_for_the_kept_files_is_not_followed(tmp_path, content_copy):

@@ -385,6 +385,9 @@ def _run(args) -> int:
     progress = Progress()
     try:
         pages = build_site(catalog, args.out, progress, args.jobs, args.search_part_pages)
+        if kept is None and (folder := parsed_catalog_folder(args.out)) is not None:  # a first build made the cache
+            with contextlib.suppress(OSError):
+                parsed.save(folder)
         languages = len(catalog.site.languages)
         print(f"Built {pages} pages ({languages} language{'s' if languages != 1 else ''}) into {args.out}/ in "
               f"{time.monotonic() - started:.1f} s (open {args.out}/index.html, or run: python -m http.server -d {args.out})")

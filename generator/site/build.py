@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.catalog.records import Catalog
-from generator.site.cache import BuildCache, build_key, cache_dir, is_ours
+from generator.site.cache import PARSED_CATALOG, BuildCache, build_key, cache_dir, is_ours
 from generator.site.errors import BuildError
 from generator.site import paths
 from generator.site.api import ApiWriter
@@ -49,7 +49,7 @@ def parsed_catalog_folder(out_dir: Path) -> Path | None:
     (catalog/parsed_files.py); None where there is no cache folder of this tool's yet (a first
     build: the next one keeps them) or a link was planted in its place (never followed)."""
     root = cache_dir(output_folder(out_dir))
-    folder = root / "parsed-catalog"
+    folder = root / PARSED_CATALOG
     return folder if is_ours(root) and not folder.is_symlink() else None
 
 

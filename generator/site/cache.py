@@ -22,6 +22,7 @@ from generator.site.render import COMPILED_DIR, TEMPLATES_DIR
 
 # Written in every cache folder this tool makes; a cache folder without it is never emptied.
 CACHE_MARKER = ".vram-guide-cache"
+PARSED_CATALOG = "parsed-catalog"  # the folder of what the catalog's files parsed to (build.parsed_catalog_folder)
 CODE_DIR = Path(__file__).resolve().parents[1]  # generator/: a code change rebuilds every page
 
 
@@ -67,7 +68,9 @@ class BuildCache:
             pass
         self.valid = state.get("key") == key and state.get("complete") is True
         if not self.valid and self.root.exists():
-            empty_folder(self.root, CACHE_MARKER)  # the marker stays: an interrupted build leaves the folder ours
+            # the marker stays: an interrupted build leaves the folder ours; and the parsed catalog,
+            # whose entries name the code they were made by (catalog/parsed_files.py)
+            empty_folder(self.root, CACHE_MARKER, PARSED_CATALOG)
         with uninterruptible():  # the folder is never left without its marker
             self.root.mkdir(exist_ok=True)
             write_if_changed(self.root / CACHE_MARKER, "The build cache of `python -m generator build`; the next build may empty it.\n")

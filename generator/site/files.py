@@ -46,10 +46,11 @@ def replace_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def empty_folder(folder: Path, keep: str) -> None:
-    """Delete everything in `folder` but the file `keep` (a marker that must outlive an interrupted delete)."""
+def empty_folder(folder: Path, *keep: str) -> None:
+    """Delete everything in `folder` but what `keep` names (a marker that must outlive an interrupted
+    delete, a folder that outlives the others)."""
     for child in folder.iterdir():
-        if child.name == keep:
+        if child.name in keep:
             continue
         if child.is_dir() and not child.is_symlink():
             shutil.rmtree(child)
