@@ -198,11 +198,12 @@ def test_a_page_whose_rows_json_the_cache_lost_makes_them_again(tmp_path, conten
     rows = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json"
     page = (out / "en" / "gpus" / "rtx-4090.html").read_bytes()
     digests, data, key, digest = kept_rows(rows, "llama-3-1-8b-instruct")
-    # a row's digest changed with its JSON lost: the page is made again, the row made from its model
-    keep_rows(rows, dict(digests, **{key: "lost"}), data)
-    build(content_copy, out)
-    assert (out / "en" / "gpus" / "rtx-4090.html").read_bytes() == page
-    assert kept_rows(rows, "llama-3-1-8b-instruct")[3] == digest
+    # a row's digest changed with its JSON lost, or unreadable: the page is made again, the row made from its model
+    for lost in ({}, {"lost": {"model": "not a model"}}, {"lost": {"model": {"slug": "x"}, "counts": []}}):
+        keep_rows(rows, dict(digests, **{key: "lost"}), dict(data, **lost))
+        build(content_copy, out)
+        assert (out / "en" / "gpus" / "rtx-4090.html").read_bytes() == page
+        assert kept_rows(rows, "llama-3-1-8b-instruct")[3] == digest
 
 
 def test_the_fit_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):

@@ -79,6 +79,9 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
         results.append((lang, rendered.title, written, {"hash": key, "title": rendered.title}))
     if stored is not None:
         stored.save()
+        for _, _, _, entry in results:  # the key of the rows the page was built from
+            if entry is not None:
+                entry["hash"] = stored.key
     return results
 
 

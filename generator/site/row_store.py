@@ -59,7 +59,8 @@ def _digest(data: dict | None) -> str:
 class StoredRows:
     """One page's rows (`page_rows`): from `file` for the models whose content key (`model_keys`:
     model page path → key) is one they were made for, made now for the others. `key`: the digest of
-    every row, in order, which is all that the page shows of its models."""
+    every row, in order, which is all that the page shows of its models (a row made again in `rows`,
+    its JSON lost, may change it)."""
 
     def __init__(self, file: Path, page_rows: PageRows, model_keys: dict[str, str]):
         self.file, self.page_rows = file, page_rows
@@ -71,7 +72,10 @@ class StoredRows:
             digest = kept.get(model_key)
             self.digests[model_key] = digest if isinstance(digest, str) else self._make(index)
         self.changed = bool(self.made) or kept != self.digests
-        self.key = hashlib.sha256("\n".join(self.digests.values()).encode()).hexdigest()
+
+    @property
+    def key(self) -> str:
+        return hashlib.sha256("\n".join(self.digests.values()).encode()).hexdigest()
 
     def _make(self, index: int) -> str:
         row = self.page_rows.row(self.page_rows.models[index])
@@ -81,14 +85,18 @@ class StoredRows:
 
     def rows(self) -> tuple:
         """Every row, in the models' order: the page's build takes them (PageSpec.page). A row whose
-        JSON the cache lost is made again."""
+        JSON the cache lost, or holds unreadable, is made again."""
         stored = _read(_data_file(self.file)) if len(self.made) < len(self.digests) else {}
         rows = []
         for index, digest in enumerate(self.digests.values()):
-            if index not in self.made and digest not in stored:
-                self.digests[self.model_keys[index]] = self._make(index)
-                self.changed = True
-            rows.append(self.made[index][0] if index in self.made else _restored(self.page_rows.row_type, stored[digest]))
+            if index not in self.made:
+                try:
+                    rows.append(_restored(self.page_rows.row_type, stored[digest]))
+                    continue
+                except (KeyError, TypeError, AttributeError, ValueError):
+                    self.digests[self.model_keys[index]] = self._make(index)
+                    self.changed = True
+            rows.append(self.made[index][0])
         return tuple(rows)
 
     def save(self) -> None:
