@@ -6,6 +6,7 @@ and stops on Ctrl-C. How fast it shows an edit is measured by benchmarks/preview
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -60,6 +61,7 @@ def test_serve_builds_serves_and_remakes_what_an_edit_changes(tmp_path, content_
         assert "Llama 3.1 Licence (edited)" in fetch(base + "pt/models/llama-3-1-8b-instruct.html")
         assert until(lambda: fetch(base + "__preview__/version") != version)  # and the browser reloads
         assert until(lambda: serving.said("pages that list every model")), "".join(serving.lines)
+        assert serving.said("and 0 of the "), "".join(serving.lines)  # none shows a licence: none is made again
         assert "Llama 3.1 Licence (edited)" in fetch(base + "api/v1/models/llama-3-1-8b-instruct.json")
 
         # the GPU pages: the edited model's llama.cpp row is made again (the others are the last build's)
@@ -69,6 +71,8 @@ def test_serve_builds_serves_and_remakes_what_an_edit_changes(tmp_path, content_
         assert context_on_the_gpu_page() == 32768
         licence.write_text(licence.read_text().replace("value: 131072", "value: 4096", 1))
         assert until(lambda: context_on_the_gpu_page() == 4096)
+        # made again: the GPU pages that show the row and the fit page, not the indexes (they show no window)
+        assert until(lambda: any(re.search(r"and [1-9]\d* of the \d+ pages", line) for line in serving.lines)), "".join(serving.lines)
 
         # a broken catalog: one line naming the file and field, and the last good pages stay served
         licence.write_text(licence.read_text().replace("value: 8030261248", "value: -5", 1))

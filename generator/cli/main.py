@@ -99,7 +99,7 @@ def _parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
         "serve", parents=[content, jobs], help="build, serve on localhost and remake the pages an edit changes",
         description="A live preview: build the site for http://127.0.0.1:PORT/, serve it there, and on every "
         "change to the catalog remake what it changes (a model's own pages first, in about a second, then the "
-        "pages that list every model); the browser reloads by itself. Not for publishing: build does that.")
+        "pages that list every model that show what changed); the browser reloads by itself. Not for publishing: build does that.")
     serve.add_argument("--out", type=Path, default=Path("site-preview"), help="output folder (default: site-preview)")
     serve.add_argument("--port", type=_whole_number(whole_number(1024, 65535)), default=8000,
                        help="port on 127.0.0.1 (default: 8000)")

@@ -93,6 +93,16 @@ class BuildCache:
         self._save(complete=True)
 
 
+def page_keys(out_dir: Path, lang: str) -> dict[str, str]:
+    """The key of each page of `lang` (its path: "models/kimi-k3") the last build recorded; none where
+    the cache cannot be read."""
+    try:
+        pages = json.loads((cache_dir(out_dir) / "state.json").read_text(encoding="utf-8"))["pages"]
+        return {name.split(":", 1)[1]: entry["hash"] for name, entry in pages.items() if name.startswith(f"{lang}:")}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
 def forget_pages(out_dir: Path, names: list[str]) -> None:
     """Drop the cache's record of the pages `names` ("en:models/kimi-k3"): the live preview writes
     their sources outside a build, so the next build makes them again rather than trust its key."""

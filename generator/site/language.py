@@ -46,6 +46,20 @@ def twin_copy(cache: BuildCache, lang: str, page: str) -> Path:
 _JOB: tuple | None = None
 
 
+def page_key(spec: PageSpec, cache_root: Path, model_keys: dict[str, str]) -> tuple[str, Page | None, StoredRows | None]:
+    """A page's key in the build cache, and what was made to know it: a model page's is its model's
+    (cache_key); a page of rows' the digest of its rows (row_store.py, `model_keys`: model page path
+    → key), returned; any other page's the digest of its view model, which holds all that the page
+    shows, returned."""
+    if spec.cache_key is not None:
+        return spec.cache_key, None, None
+    if spec.rows:
+        stored = StoredRows(rows_file(cache_root, spec.path), spec.rows, model_keys)
+        return stored.key, None, stored
+    page = spec.page()
+    return hashlib.sha256(repr(page).encode()).hexdigest(), page, None
+
+
 def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
     """One page in every language: (lang, title, sources written, cache entry), its twin written to
     twin_copy; nothing is rendered for a language whose source is unchanged (entry None). A model
@@ -53,14 +67,8 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
     page) by its rows, those of the models that did not change kept from an earlier build
     (row_store.py), and not built when unchanged either; every other page by its view model."""
     catalog, specs, renderers, cache, on_built, model_keys = _JOB
-    spec, page, results = specs[index], None, []
-    key, stored = spec.cache_key, None
-    if spec.rows:
-        stored = StoredRows(rows_file(cache.root, spec.path), spec.rows, model_keys)
-        key = stored.key
-    elif key is None:
-        page = spec.page()
-        key = hashlib.sha256(repr(page).encode()).hexdigest()  # its view model holds all that the page shows
+    spec, results = specs[index], []
+    key, page, stored = page_key(spec, cache.root, model_keys)
     unchanged = {lang for lang in renderers if (entry := cache.pages.get(f"{lang}:{spec.path}"))
                  and entry["hash"] == key and (cache.docs_dir(lang) / paths.source_file(spec.path)).is_file()}
     if page is not None and len(unchanged) < len(renderers):  # an unchanged page's API file is unchanged too

@@ -3,8 +3,9 @@
 After the full build (build.py), each language's MkDocs site stays in memory (mkdocs_runner.py
 LivePages). When a file of the catalog changes:
 - a model's file alone: that model's pages (both languages, HTML and twin), its API file and its
-  plan tables are made again first, and the browser reloads; then the pages that list every model
-  (home, indexes, the fit page, the GPU pages) follow, and it reloads again;
+  plan tables are made again first, and the browser reloads; then those of the pages that list every
+  model (home, indexes, the fit page, the GPU pages) whose key changed (language.page_key: what they
+  show of their models) follow, and it reloads again;
 - anything else (site.yaml, gpus.yaml, the stock, a model added or removed): an incremental build.
 A catalog that does not load keeps the previous site on screen and prints its problems. The search
 index is made again only by those builds: a model edited in the preview is found by its old text
@@ -30,8 +31,9 @@ from generator.catalog.records import Catalog
 from generator.site import paths
 from generator.site.api import ApiWriter, api_file
 from generator.site.build import build_site
-from generator.site.cache import cache_dir, forget_pages
+from generator.site.cache import cache_dir, forget_pages, page_keys
 from generator.site.files import write_if_changed
+from generator.site.language import page_key
 from generator.site.front_matter import front_matter
 from generator.site.mkdocs_runner import LivePages
 from generator.site.parallel import available_cores, run_all
@@ -70,6 +72,8 @@ class Preview:
     live: dict[str, LivePages] = field(default_factory=dict)
     renderers: dict[str, Renderer] = field(default_factory=dict)  # kept: their templates are compiled once
     model_keys: dict[str, str] = field(default_factory=dict)  # model page path -> content key (row_store.py)
+    # the key of each page that lists every model as shown (language.page_key): one that did not change is not remade
+    listing_keys: dict[str, str] = field(default_factory=dict)
 
     @property
     def site_dir(self) -> Path:
@@ -79,6 +83,7 @@ class Preview:
     def build(self) -> None:
         """An incremental build of the whole site, then each language's MkDocs site in memory."""
         build_site(self.catalog, self.out, Progress(), self.jobs)
+        self.listing_keys = page_keys(self.out, self.catalog.site.languages[0])
         base = paths.base_path(self.catalog.site.base_url)
         self.live = {lang: LivePages(cache_dir(self.out) / f"mkdocs-{lang}.yml", page_rewrite(base, lang))
                      for lang in self.catalog.site.languages}
@@ -112,10 +117,14 @@ class Preview:
         self._plan_tables(changed)
         self.version.value += 1
         self.say(f"{', '.join(changed)}: its pages in {time.monotonic() - started:.1f} s")
-        listing = [spec for spec in specs.values() if spec.cache_key is None]  # the pages that list every model
-        self._remake(listing)
+        listing = {spec.path: page_key(spec, cache_dir(self.out), self.model_keys)[0]  # the pages that list every model
+                   for spec in specs.values() if spec.cache_key is None}
+        remade = [specs[path] for path, key in listing.items() if key != self.listing_keys.get(path)]
+        self._remake(remade)
+        self.listing_keys.update(listing)
         self.version.value += 1
-        self.say(f"and the {len(listing)} pages that list every model, in {time.monotonic() - started:.1f} s in all")
+        self.say(f"and {len(remade)} of the {len(listing)} pages that list every model (the others show the same), "
+                 f"in {time.monotonic() - started:.1f} s in all")
 
     def _remake(self, specs: list[PageSpec]) -> None:
         """The pages of `specs` made again (on the build's workers, which inherit the MkDocs sites),
