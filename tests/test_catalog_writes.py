@@ -13,9 +13,11 @@ import signal
 import stat
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from generator.catalog.file_writes import catalog_lock
 from tests import hf_configs
 from tests.conftest import ROOT
 from tests.test_add_model import checkpoint_folder
@@ -115,3 +117,21 @@ def test_add_model_never_writes_through_a_link_to_outside_the_catalog(tmp_path, 
     assert result.returncode == 1 and len(result.stderr.splitlines()) == 1
     assert result.stderr.endswith(": a link to outside the content folder; copy the file in instead; nothing written\n")
     assert outside.read_text() == "export PATH\n" and hidden_files(content_copy / "models") == []
+
+
+def test_an_import_reads_the_catalog_only_once_the_writer_before_it_is_done(tmp_path, content_copy):
+    # another writer holds the lock with the catalog half written (here: site.yaml broken): the import
+    # waits, and reads the catalog as that writer leaves it, not as it was in between
+    site = content_copy / "site.yaml"
+    good = site.read_text()
+    with catalog_lock(content_copy):
+        site.write_text(good.replace("currency: USD", "currency: [not, a, currency]"))
+        importing = subprocess.Popen([sys.executable, "-m", "generator", "prices", "import",
+                                      str(feed(tmp_path, "p.csv", "h100-sxm", "2.49")), "--content", str(content_copy)],
+                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(2)
+        assert importing.poll() is None  # waiting for the lock
+        site.write_text(good)
+    out, err = importing.communicate(timeout=60)
+    assert importing.returncode == 0, err
+    assert "value: 2.49" in (content_copy / "gpus.yaml").read_text()

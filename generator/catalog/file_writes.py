@@ -3,8 +3,9 @@
 A write goes to a temporary file beside the target, then replaces it in one rename, so a reader
 sees the old file or the new one; the temporary file is removed on any failure (a full disk
 included). The file keeps its mode (a new file takes the catalog's), and a symlinked file is
-written where it points, the link left as it was. Writers hold an flock on the content folder's
-`.vram-guide-catalog.lock`, waiting for each other, so two runs cannot lose each other's change.
+written where it points, the link left as it was. Writers read the catalog and write it holding an
+flock on the content folder's `.vram-guide-catalog.lock`, waiting for each other, so two runs cannot
+lose each other's change, nor read a catalog another one has half written (site.yaml and gpus.yaml).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from generator.catalog.feed_rows import FeedError, report
-from generator.catalog.file_writes import catalog_lock, replace_file
+from generator.catalog.file_writes import replace_file
 from generator.catalog.inventory_feed import inventory_yaml, read_inventory_feed
 from generator.catalog.loader import INVENTORY_FILE, CatalogError, load_inventory
 from generator.catalog.records import Catalog, StockOffer
@@ -33,14 +33,13 @@ def import_inventory(catalog: Catalog, feed: Path, content: Path, today: dt.date
         return report(error, feed, one_line)
     text = inventory_yaml(offers)
     target = content / INVENTORY_FILE
-    try:
-        with catalog_lock(content):
-            problem = _loads_with(text, offers, catalog)
-            if problem:
-                print(f"inventory: the written inventory.yaml would not load ({one_line(problem)}); nothing written",
-                      file=sys.stderr)
-                return 2
-            replace_file(target, text, content.absolute(), mode_from=content / "gpus.yaml")
+    try:  # under the catalog's lock (main._run)
+        problem = _loads_with(text, offers, catalog)
+        if problem:
+            print(f"inventory: the written inventory.yaml would not load ({one_line(problem)}); nothing written",
+                  file=sys.stderr)
+            return 2
+        replace_file(target, text, content.absolute(), mode_from=content / "gpus.yaml")
     except OSError as error:
         print(f"inventory: {target}: {error.strerror or error}; nothing written", file=sys.stderr)
         return 1

@@ -46,7 +46,7 @@ from generator.site.build import build_site, parsed_catalog_folder
 from generator.site.errors import BuildError
 from generator.site.search_index import PART_PAGES
 from generator.site.progress import Progress
-from generator.catalog.file_writes import catalog_lock, replace_file
+from generator.catalog.file_writes import LOCK_NAME, catalog_lock, replace_file
 from generator.catalog.feed_rows import FeedError, report
 from generator.catalog.price_feed import read_price_feed, rewrite_prices
 from generator.cli.inventory_command import DESCRIPTION as INVENTORY_DESCRIPTION, import_inventory
@@ -330,9 +330,25 @@ def main(argv: list[str] | None = None, prog: str = "python -m generator") -> in
         return 130
 
 
+# The commands that write into the catalog: they read it and write it holding its lock, so that a
+# second one reads the catalog as the first left it, never a file of it written and another not yet.
+WRITERS = ("prices", "inventory")
+
+
 def _run(args) -> int:
     if args.command == "add-model":
         return _add_model(args)
+    with contextlib.ExitStack() as stack:
+        if args.command in WRITERS and args.content.is_dir():  # a missing folder: _load says so
+            try:
+                stack.enter_context(catalog_lock(args.content))
+            except OSError as error:
+                print(f"{args.command}: {args.content / LOCK_NAME}: {error.strerror or error}; nothing written", file=sys.stderr)
+                return 1
+        return _run_catalog(args)
+
+
+def _run_catalog(args) -> int:
     builds = args.command in ("build", "serve")  # they read the catalog as the last build parsed it
     kept = parsed_catalog_folder(args.out) if builds else None
     parsed = ParsedFiles(kept) if builds else None
@@ -547,9 +563,8 @@ def _import_prices(catalog, args) -> int:
             print(f"prices: {args.feed}: no price to change; nothing written", file=sys.stderr)
             return 0
     target = args.content / "gpus.yaml"
-    try:
-        with catalog_lock(args.content):  # a second import waits, then reads this one's prices
-            return _rewrite_prices(target, rows)
+    try:  # under the catalog's lock (_run): a second import waits, then reads this one's prices
+        return _rewrite_prices(target, rows)
     except OSError as error:
         print(f"prices: {target}: {error.strerror or error}; nothing written", file=sys.stderr)
         return 1
