@@ -18,7 +18,7 @@ PLAN_DATA_DIR = "assets/plan"
 
 def plan_data_url(lang: str, page: str) -> str:
     """The data folder relative to `page`'s HTML file (pages fetch it with a relative URL)."""
-    return posixpath.relpath(PLAN_DATA_DIR, posixpath.dirname(html_file(lang, page)))
+    return relative_path(PLAN_DATA_DIR, posixpath.dirname(html_file(lang, page)))
 
 
 def model_page(slug: str) -> str:
@@ -49,15 +49,29 @@ def twin_file(lang: str, page: str) -> str:
     return html_file(lang, page) + ".md"
 
 
+def relative_path(path: str, start: str) -> str:
+    """posixpath.relpath of two paths below the same root ("models/kimi-k3.md" from "gpus":
+    "../models/kimi-k3.md"), in strings alone: relpath reads the working directory at each call, and
+    a GPU page links every model."""
+    parts = [part for part in posixpath.normpath(path).split("/") if part != "."]
+    base = [part for part in posixpath.normpath(start).split("/") if part != "."]
+    common = 0
+    for ours, theirs in zip(parts, base):
+        if ours != theirs:
+            break
+        common += 1
+    return "/".join([".."] * (len(base) - common) + parts[common:]) or "."
+
+
 def relative_source_link(from_page: str, to_page: str) -> str:
     """A link MkDocs resolves between two source files of the same language."""
-    return posixpath.relpath(source_file(to_page), posixpath.dirname(from_page) or ".")
+    return relative_path(source_file(to_page), posixpath.dirname(from_page) or ".")
 
 
 def relative_html_link(from_lang: str, from_page: str, to_lang: str, to_page: str) -> str:
     """A relative link between two built HTML pages, possibly across languages."""
     start = posixpath.dirname(html_file(from_lang, from_page))
-    return posixpath.relpath(html_file(to_lang, to_page), start)
+    return relative_path(html_file(to_lang, to_page), start)
 
 
 def base_path(base_url: str) -> str:
