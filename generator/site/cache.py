@@ -93,28 +93,37 @@ class BuildCache:
         self._save(complete=True)
 
 
+def _recorded_pages(out_dir: Path) -> tuple[dict, dict] | None:
+    """The last build's state (state.json) and its record of each page ("en:models/kimi-k3" → its
+    key and title); None where the cache cannot be read."""
+    try:
+        state = json.loads((cache_dir(out_dir) / "state.json").read_text(encoding="utf-8"))
+        pages = state["pages"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return (state, pages) if isinstance(pages, dict) else None
+
+
 def page_keys(out_dir: Path, lang: str) -> dict[str, str]:
     """The key of each page of `lang` (its path: "models/kimi-k3") the last build recorded; none where
     the cache cannot be read."""
-    try:
-        pages = json.loads((cache_dir(out_dir) / "state.json").read_text(encoding="utf-8"))["pages"]
-        return {name.split(":", 1)[1]: entry["hash"] for name, entry in pages.items() if name.startswith(f"{lang}:")}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    recorded = _recorded_pages(out_dir)
+    if recorded is None:
         return {}
+    return {name.split(":", 1)[1]: entry["hash"] for name, entry in recorded[1].items()
+            if name.startswith(f"{lang}:") and isinstance(entry, dict) and "hash" in entry}
 
 
 def forget_pages(out_dir: Path, names: list[str]) -> None:
     """Drop the cache's record of the pages `names` ("en:models/kimi-k3"): the live preview writes
     their sources outside a build, so the next build makes them again rather than trust its key."""
-    state_file = cache_dir(out_dir) / "state.json"
-    try:
-        state = json.loads(state_file.read_text(encoding="utf-8"))
-        pages = state["pages"]
-        for name in names:
-            pages.pop(name, None)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    recorded = _recorded_pages(out_dir)
+    if recorded is None:
         return
-    write_if_changed(state_file, json.dumps(state, sort_keys=True))
+    state, pages = recorded
+    for name in names:
+        pages.pop(name, None)
+    write_if_changed(cache_dir(out_dir) / "state.json", json.dumps(state, sort_keys=True))
 
 
 class KeepMtimes:
