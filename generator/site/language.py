@@ -18,7 +18,8 @@ from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
 from generator.site.parallel import run_all
 from generator.site.progress import Progress
 from generator.site.render import Renderer
-from generator.site.row_store import StoredRows, rows_file
+from generator.site.row_store import RowFragments, StoredRows, fragments_file, rows_file
+from generator.site.row_tables import fill, read_parts, unfilled, write_parts
 from generator.site.page_html import page_rewrite
 from generator.site.view_models import Page, PageSpec
 
@@ -34,6 +35,11 @@ class Sources:
     titles: dict[str, str] = field(default_factory=dict)
     remade: set[str] = field(default_factory=set)
     written: int = 0
+
+
+def parts_copy(cache: BuildCache, lang: str, page: str) -> Path:
+    """Where the HTML of a page's parts of rows waits for MkDocs to have written the page (row_tables.py)."""
+    return cache.root / "parts" / lang / f"{page}.json"
 
 
 def twin_copy(cache: BuildCache, lang: str, page: str) -> Path:
@@ -81,9 +87,13 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
         if page is None:
             page = spec.page(stored.rows() if stored else None)
             on_built(page)
-        rendered = renderer.render_page(page, twin=False)
+        kept = RowFragments(fragments_file(cache.root, lang, spec.path), stored.by_model()) if stored else None
+        rendered = renderer.render_page(page, twin=False, kept=kept)
         written = write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)
-        write_if_changed(twin_copy(cache, lang, spec.path), renderer.render(page, twin=True))
+        write_if_changed(twin_copy(cache, lang, spec.path), renderer.render(page, twin=True, kept=kept))
+        write_parts(parts_copy(cache, lang, spec.path), rendered.parts)
+        if kept is not None:
+            kept.save()
         results.append((lang, rendered.title, written, {"hash": key, "title": rendered.title}))
     if stored is not None:
         stored.save()
@@ -121,7 +131,22 @@ def write_sources(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, 
         remove_stale(docs_dir, {docs_dir / paths.source_file(s.path) for s in specs}, (".md",))
         twins = cache.root / "twins" / lang
         remove_stale(twins, {twin_copy(cache, lang, s.path) for s in specs}, (".html.md",))
+        parts = cache.root / "parts" / lang
+        remove_stale(parts, {parts_copy(cache, lang, s.path) for s in specs}, (".json",))
     return done
+
+
+def _fill_parts(lang, specs, remade, cache: BuildCache) -> None:
+    """The parts of rows of the pages that have them, in the HTML MkDocs wrote (row_tables.py): of
+    each page made again, and of any MkDocs wrote again unchanged (a marker not filled)."""
+    for spec in specs:
+        parts_file = parts_copy(cache, lang, spec.path)
+        if spec.rows is None or not parts_file.is_file():
+            continue
+        page_file = cache.site_dir / paths.html_file(lang, spec.path)
+        html = page_file.read_text(encoding="utf-8")
+        if spec.path in remade or unfilled(html):
+            write_if_changed(page_file, fill(html, read_parts(parts_file)))
 
 
 def _write_twins(lang, specs, remade, cache: BuildCache) -> None:
@@ -148,6 +173,7 @@ def build_language(catalog: Catalog, lang: str, specs: list[PageSpec], renderer:
     progress.start(f"{lang}: HTML", sources.written if dirty else len(specs))
     run_mkdocs(config_file, dirty, progress, page_rewrite(paths.base_path(catalog.site.base_url), lang))
     progress.finish_line()
+    _fill_parts(lang, specs, sources.remade, cache)
     _write_twins(lang, specs, sources.remade, cache)
     rewritten.restore()
 

@@ -20,6 +20,7 @@ from generator.site.errors import BuildError
 from generator.languages import LANGUAGES
 from generator.site.progress import Progress
 from generator.site.render import COMPILED_DIR, TEMPLATES_DIR, CompiledTemplates, Renderer
+from generator.site.row_tables import MARKDOWN_EXTENSIONS
 from generator.site.search_index import SEARCH_BUNDLE
 
 OVERRIDES_DIR = TEMPLATES_DIR / "overrides"
@@ -57,7 +58,7 @@ def mkdocs_config(site: Site, lang: str, renderer: Renderer, docs_dir: Path, sit
         # no Material search: its index holds every page's full text (tens of MB at thousands of
         # models); Pagefind's (search_index.py) is split in chunks a search downloads a few of
         "plugins": [],
-        "markdown_extensions": ["tables", "attr_list", "md_in_html", {"toc": {"permalink": False}}],
+        "markdown_extensions": MARKDOWN_EXTENSIONS,
         "extra_css": ["assets/stylesheets/vram.css"],
         "extra": {
             "alternate": [

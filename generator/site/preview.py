@@ -41,6 +41,7 @@ from generator.site.progress import Progress
 from generator.site.render import TEMPLATES, Renderer
 from generator.site.page_html import page_rewrite
 from generator.site.row_store import StoredRows, rows_file
+from generator.site.row_tables import fill
 from generator.site.structured_data import inert_json
 from generator.site.view_models import PageSpec, site_pages
 from generator.sizing.plan_data import largest_machine, model_tables, quant_tables
@@ -153,6 +154,9 @@ class Preview:
             source = cache_dir(self.out) / "docs" / lang / paths.source_file(spec.path)
             write_if_changed(source, front_matter(site, lang, spec.path, rendered, renderer) + rendered.markdown)
             live.rebuild(paths.source_file(spec.path))
+            if rendered.parts:  # a GPU page's parts of rows, in the page MkDocs wrote (row_tables.py)
+                page_file = self.site_dir / paths.html_file(lang, spec.path)
+                write_if_changed(page_file, fill(page_file.read_text(encoding="utf-8"), rendered.parts))
             write_if_changed(self.site_dir / paths.twin_file(lang, spec.path), renderer.render(page, twin=True))
             written += [paths.html_file(lang, spec.path), paths.twin_file(lang, spec.path)]
         return written

@@ -12,7 +12,7 @@ import datetime as dt
 import functools
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -36,6 +36,7 @@ from generator.sizing.engines import SERVING_ENGINES
 from generator.sizing.llama_cpp import LLAMA_CPP, RAM_BANDWIDTH
 from generator.sizing.plan_data import CALCULATOR_LIMITS
 from generator.sizing.setups import MACHINE_SIZE
+from generator.site.row_tables import KeptRows, PageParts
 from generator.site.structured_data import inert_json, markdown_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +49,7 @@ class RenderedPage:
     title: str  # plain text
     faq: tuple[tuple[str, str], ...]  # (question, answer) as plain text
     scripts: tuple[str, ...] = ()  # the scripts the page loads (assets/javascripts/<name>.js), in order
+    parts: dict[str, str] = field(default_factory=dict)  # the HTML page's parts of rows, by name (row_tables.py)
 
     @property
     def description(self) -> str:
@@ -72,6 +74,7 @@ TEMPLATES = {
     page_models.GpuPage: "gpu.md.j2",
     page_models.FitPage: "fit.md.j2",
 }
+ROW_MACROS = "_rows.md.j2"  # one model's row of a table in a part of rows (row_tables.py)
 
 
 # Text that is already Markdown (escaped catalog text, links, macro output). Jinja's autoescape
@@ -323,42 +326,51 @@ class Renderer:
 
     # ---- pages
 
-    def render(self, page: page_models.Page, twin: bool) -> str:
+    def render(self, page: page_models.Page, twin: bool, kept: KeptRows | None = None) -> str:
         """Markdown for `page`: links between MkDocs sources, or absolute `.html.md` links (twin)."""
-        return self.render_page(page, twin).markdown
+        return self.render_page(page, twin, kept).markdown
 
-    def render_page(self, page: page_models.Page, twin: bool) -> RenderedPage:
+    def render_page(self, page: page_models.Page, twin: bool, kept: KeptRows | None = None) -> RenderedPage:
         """`page`'s Markdown with the title and questions the template wrote (its `title` and
-        `faq` variables), as plain text for titles, the search index and JSON-LD."""
-        template = self.env.get_template(TEMPLATES[type(page)])
-        module = template.make_module(
-            dict(
-                page=page,
-                site=self.site,
-                lang=self.lang,
-                link=(link := self._linker(page.path, twin)),
-                gpu_link=lambda gpu: link(gpu.name, paths.gpu_page(gpu.slug)),
-                external=external_link,
-                twin=twin,
-                plan_data=paths.plan_data_url(self.lang, page.path),
-                intl_locale=self.locale.replace("_", "-"),
-            )
+        `faq` variables), as plain text for titles, the search index and JSON-LD; for the HTML
+        page, the HTML of its parts of rows (row_tables.py: `kept`, the rows kept from a build)."""
+        parts = PageParts(lambda: self.env.get_template(ROW_MACROS).make_module(
+            dict(variables, link=self._linker(page.path, twin, lambda: True))), twin, kept)
+        link = self._linker(page.path, twin, lambda: parts.in_part)
+        variables = dict(
+            page=page,
+            site=self.site,
+            lang=self.lang,
+            link=link,
+            gpu_link=lambda gpu: link(gpu.name, paths.gpu_page(gpu.slug)),
+            external=external_link,
+            twin=twin,
+            plan_data=paths.plan_data_url(self.lang, page.path),
+            intl_locale=self.locale.replace("_", "-"),
+            slot=parts.slot,
+            table_rows=parts.table_rows,
         )
+        module = self.env.get_template(TEMPLATES[type(page)]).make_module(variables)
         faq = getattr(module, "faq", None)
         return RenderedPage(
             markdown=str(module),
             title=markdown_text(module.title),
             faq=tuple((markdown_text(q), markdown_text(a)) for q, a in faq.items) if faq else (),
             scripts=tuple(getattr(module, "scripts", ())),
+            parts=parts.html() if parts.slots else {},
         )
 
-    def _linker(self, from_page: str, twin: bool) -> Callable[[str, str], Markdown]:
+    def _linker(self, from_page: str, twin: bool, to_html: Callable[[], bool]) -> Callable[[str, str], Markdown]:
+        """Links of a twin to twins; of an HTML page's Markdown to MkDocs sources, or to HTML pages
+        where `to_html()` says (a part of rows, which MkDocs does not read: row_tables.py)."""
         prefix = paths.base_path(self.site.base_url)
 
         def link(text: str, to_page: str, query: str = "") -> Markdown:
             """`query`: a calculator's question (`?gpu=…`), on the HTML page only (a twin has no calculator)."""
             if twin:
                 target = prefix + paths.twin_file(self.lang, to_page)
+            elif to_html():
+                target = paths.relative_html_link(self.lang, from_page, self.lang, to_page) + quote(query, safe=_URL_SAFE)
             else:
                 target = paths.relative_source_link(from_page, to_page) + quote(query, safe=_URL_SAFE)
             return Markdown(f"[{escape_markdown(self._in_language(text))}]({target})")

@@ -29,6 +29,10 @@ def rows_file(cache_root: Path, page: str) -> Path:
     return cache_root / "rows" / f"{page}.json"
 
 
+def fragments_file(cache_root: Path, lang: str, page: str) -> Path:
+    return cache_root / "rows" / f"{page}.{lang}.rows.json"
+
+
 def _data_file(file: Path) -> Path:
     return file.with_name(f"{file.stem}.data.json")
 
@@ -99,6 +103,10 @@ class StoredRows:
             rows.append(self.made[index][0])
         return tuple(rows)
 
+    def by_model(self) -> dict[str, str]:
+        """Each model's row digest, by model slug (RowFragments)."""
+        return {sized.model.slug: digest for sized, digest in zip(self.page_rows.models, self.digests.values())}
+
     def save(self) -> None:
         """Keep the rows for the next build: the digests where they changed, and the JSON of rows
         made now that the cache did not hold (then only the current rows' JSON is kept)."""
@@ -111,3 +119,32 @@ class StoredRows:
             current = set(self.digests.values())
             write_if_changed(data_file, json.dumps({**{d: v for d, v in stored.items() if d in current}, **new}, sort_keys=True))
         write_if_changed(self.file, json.dumps(self.digests, sort_keys=True))
+
+
+class RowFragments:
+    """A page's table rows in one language as its template wrote them (row_tables.py: the twin's
+    Markdown, the HTML page's HTML), kept between builds by their macro and the digest of their
+    model's row (`digests`, StoredRows.by_model): a rebuild writes only the rows of models added or
+    edited. Rows of models no longer on the page are dropped when the page is saved."""
+
+    def __init__(self, file: Path, digests: dict[str, str]):
+        self.file, self.digests = file, digests
+        self.kept = _read(file)  # {"<macro> <digest>": {"md": text, "html": text}}
+        self.changed = False
+
+    def get(self, macro: str, slug: str, form: str) -> str | None:
+        entry = self.kept.get(f"{macro} {self.digests[slug]}")
+        text = entry.get(form) if isinstance(entry, dict) else None
+        return text if isinstance(text, str) else None
+
+    def put(self, macro: str, slug: str, form: str, text: str) -> None:
+        key = f"{macro} {self.digests[slug]}"
+        entry = self.kept.get(key)
+        self.kept[key] = {**(entry if isinstance(entry, dict) else {}), form: text}
+        self.changed = True
+
+    def save(self) -> None:
+        current = set(self.digests.values())
+        kept = {key: entry for key, entry in self.kept.items() if key.partition(" ")[2] in current}
+        if self.changed or len(kept) != len(self.kept):
+            write_if_changed(self.file, json.dumps(kept, sort_keys=True, ensure_ascii=False))

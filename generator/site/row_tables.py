@@ -1,0 +1,179 @@
+"""Parts of a page made of one table row per model, made outside MkDocs and put in the page after it.
+
+A GPU page lists every model twice (its llama.cpp verdict, the GPUs it needs): at 1,000 models, 300 KB
+of HTML that MkDocs made again, in both languages, at every model added or removed (about 0.3 s a page
+and language, Python-Markdown's tables and links, for 53 GPU pages). Here a template writes such a
+part with `{% call slot("name") %}` and its rows with `table_rows("macro", rows)`, the macro being
+one of `_rows.md.j2`, which writes one model's row:
+
+- in the Markdown twin, the part is written where it stands, each row as its macro writes it;
+- on the HTML page, MkDocs reads a marker (`<!--vram-rows:name-->`) and the part's HTML, made here with
+  Python-Markdown and the extensions MkDocs uses (MARKDOWN_EXTENSIONS), takes its place once MkDocs
+  has written the page (`fill`). Its rows link to HTML pages, as MkDocs would have made them.
+
+A row depends on its model's row of the page alone (row_store.py's digest), so each is kept, as
+Markdown and as HTML, by that digest (`kept`, row_store.RowFragments): a rebuild converts only the
+rows of the models added or edited. Without `kept` (a page made once: tests, `plan`), every row is made.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Callable, Protocol
+
+import markdown
+from markupsafe import Markup
+
+from generator.site.files import write_if_changed
+from generator.site.page_html import wrap_tables
+
+MARKDOWN_EXTENSIONS = ["tables", "attr_list", "md_in_html", {"toc": {"permalink": False}}]  # MkDocs reads the pages with these (mkdocs_runner.py)
+
+
+class KeptRows(Protocol):
+    """Rows kept between builds (row_store.RowFragments): a row's text by its macro, its model and
+    its form ("md": the twin's Markdown; "html": the page's HTML)."""
+
+    def get(self, macro: str, slug: str, form: str) -> str | None: ...
+    def put(self, macro: str, slug: str, form: str, text: str) -> None: ...
+
+
+def marker(name: str) -> str:
+    return f"<!--vram-rows:{name}-->"
+
+
+def _end(name: str) -> str:
+    return f"<!--/vram-rows:{name}-->"
+
+
+_FILLED = re.compile(r"<!--vram-rows:([\w-]+)-->(?:.*?<!--/vram-rows:\1-->)?", re.S)
+_PLACEHOLDER = "vram-rows-{}"
+_PLACEHOLDER_ROW = re.compile(r"<tr>\n<td>vram-rows-(\d+)</td>\n(?:<td></td>\n)*</tr>\n")
+_SLOT_START = re.compile(r"<!--vram-slot:([\w-]+)-->\n")
+_BODY = re.compile(r"<tbody>\n(.*?)</tbody>", re.S)
+_ROW = re.compile(r"<tr>\n.*?</tr>\n", re.S)
+_CELL_BAR = re.compile(r"(?<!\\)\|")
+
+
+def _model_slug(item) -> str:
+    """The model of a row's item: a (row, page path) pair, or a record with a `model`."""
+    return (item[0] if isinstance(item, tuple) else item).model.slug
+
+
+def _converted(text: str) -> str:
+    names = [extension if isinstance(extension, str) else next(iter(extension)) for extension in MARKDOWN_EXTENSIONS]
+    configs = {name: config for extension in MARKDOWN_EXTENSIONS if isinstance(extension, dict) for name, config in extension.items()}
+    return markdown.Markdown(extensions=names, extension_configs=configs).convert(text)
+
+
+class PageParts:
+    """One rendering of a page's parts of rows (render.Renderer.render_page): `slot` and
+    `table_rows` are the template's (they return Markdown as written, Markup, which the template
+    does not escape again); `html()` the HTML of each part, for `fill`."""
+
+    def __init__(self, row_macros: Callable[[], object], twin: bool, kept: KeptRows | None):
+        """`row_macros()`: the module of the row macros (rendered when a row is first made)."""
+        self.make_row_macros, self.twin, self.kept = row_macros, twin, kept
+        self.row_macros = None
+        self.slots: dict[str, str] = {}  # name: the part's Markdown, each table's rows a placeholder row
+        self.tables: list[tuple[str, list]] = []  # (macro, items) of each placeholder row, by number
+        self.in_part = False  # a part of the HTML page is being written: its links go to HTML pages
+
+    def slot(self, name: str, caller: Callable[[], str]) -> str:
+        self.in_part = not self.twin
+        try:
+            content = caller()
+        finally:
+            self.in_part = False
+        if self.twin:
+            return content
+        self.slots[name] = str(content)
+        return Markup(f"{marker(name)}\n\n")
+
+    def table_rows(self, macro: str, items) -> str:
+        """The rows of a table, one line each (the table's head is the template's)."""
+        if not self.twin:
+            self.tables.append((macro, list(items)))
+            return Markup(f"| {_PLACEHOLDER.format(len(self.tables) - 1)} |")
+        return Markup("\n".join(self._twin_row(macro, item) for item in items))
+
+    def _markdown(self, macro: str, item) -> str:
+        if self.row_macros is None:
+            self.row_macros = self.make_row_macros()
+        return str(getattr(self.row_macros, macro)(item))
+
+    def _twin_row(self, macro: str, item) -> str:
+        kept = self.kept.get(macro, _model_slug(item), "md") if self.kept is not None else None
+        if kept is None:
+            kept = self._markdown(macro, item)
+            if self.kept is not None:
+                self.kept.put(macro, _model_slug(item), "md", kept)
+        return kept
+
+    def html(self) -> dict[str, str]:
+        """Each part's HTML: its Markdown converted, with its tables' rows kept or converted now (all
+        the rows not kept, of every table, in one conversion)."""
+        rows = [[self.kept.get(macro, _model_slug(item), "html") if self.kept is not None else None for item in items]
+                for macro, items in self.tables]
+        missing = [(number, index) for number, table in enumerate(rows) for index, html in enumerate(table) if html is None]
+        if missing:
+            self._convert(rows, missing)
+        skeleton = "".join(f"<!--vram-slot:{name}-->\n\n{content}\n\n" for name, content in self.slots.items())
+        pieces = _SLOT_START.split(_converted(skeleton))[1:]
+        parts = {}
+        for name, html in zip(pieces[::2], pieces[1::2]):
+            html = _PLACEHOLDER_ROW.sub(lambda match: "".join(rows[int(match.group(1))]), html)
+            parts[name] = wrap_tables(html.strip("\n"))
+        return parts
+
+    def _convert(self, rows: list[list[str | None]], missing: list[tuple[int, int]]) -> None:
+        by_table: dict[int, list[int]] = {}
+        for number, index in missing:
+            by_table.setdefault(number, []).append(index)
+        documents = []
+        for number, indexes in by_table.items():
+            macro, items = self.tables[number]
+            lines = [self._markdown(macro, items[index]) for index in indexes]
+            width = len(_CELL_BAR.findall(lines[0])) - 1
+            documents.append("\n".join(["|" + " x |" * width, "|" + "---|" * width, *lines]))
+        bodies = _BODY.findall(_converted("\n\n".join(documents)))
+        if len(bodies) != len(by_table):
+            raise RuntimeError("a table of rows did not convert as one table")
+        for (number, indexes), body in zip(by_table.items(), bodies):
+            converted = _ROW.findall(body)
+            if len(converted) != len(indexes):
+                raise RuntimeError("a row of a table did not convert as one row")
+            macro, items = self.tables[number]
+            for index, html in zip(indexes, converted):
+                rows[number][index] = html
+                if self.kept is not None:
+                    self.kept.put(macro, _model_slug(items[index]), "html", html)
+
+
+def write_parts(file: Path, parts: dict[str, str]) -> None:
+    """A page's parts, for `fill` once MkDocs has written the page; none: no file."""
+    if parts:
+        write_if_changed(file, json.dumps(parts, sort_keys=True, ensure_ascii=False))
+    else:
+        file.unlink(missing_ok=True)
+
+
+def read_parts(file: Path) -> dict[str, str]:
+    return json.loads(file.read_text(encoding="utf-8"))
+
+
+def unfilled(html: str) -> bool:
+    """Whether a page holds a marker its part has not filled (MkDocs wrote it, and no part yet)."""
+    return any(match.group(0) == marker(match.group(1)) for match in _FILLED.finditer(html))
+
+
+def fill(html: str, parts: dict[str, str]) -> str:
+    """A page MkDocs wrote (or one filled before) with each part's HTML in its marker's place."""
+    def part(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in parts:
+            raise KeyError(f"no part '{name}' for the page")
+        return f"{marker(name)}\n{parts[name]}\n{_end(name)}"
+    return _FILLED.sub(part, html)
