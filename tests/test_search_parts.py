@@ -1,5 +1,6 @@
-"""The search index's parts (generator/site/search_index.py): even parts of at most N pages of one
-language, so Pagefind's memory stays bounded whatever the site's size."""
+"""The search index's parts (generator/site/search_index.py): parts of at most N pages of one
+language, so Pagefind's memory stays bounded whatever the site's size, a model's page in the part its
+digest chooses, so a model added or removed indexes one part of models again."""
 
 import re
 import shutil
@@ -11,19 +12,39 @@ from generator.site.search_index import (PAGES_AT_ONCE, PART_PAGES, _in_rounds, 
                                          indexed_html, search_parts, write_search_index)
 
 
-@pytest.mark.parametrize("pages, most, sizes", [
-    (16, 5, [4, 4, 4, 4]),  # 4 parts, as even as they come
-    (1000, 1000, [1000]),
-    (1001, 1000, [501, 500]),
-    (5053, 1000, [843, 843, 843, 843, 843, 838]),
-    (1057, PART_PAGES, [212, 212, 212, 212, 209]),  # 1,000 models and 53 GPUs of a language, by default
-    (0, 1000, [0]),
+def site_paths(models: int, others: int) -> list[str]:
+    return [f"models/m{index:05}" for index in range(models)] + [f"gpus/g{index:03}" for index in range(others)]
+
+
+@pytest.mark.parametrize("models, others, most, other_sizes, model_parts", [
+    (140, 75, PART_PAGES, [], 0),  # the shipped catalog: one part of 215 pages
+    (10, 6, 16, [], 0),  # all in one part where they fit
+    (10, 16, 5, [4, 4, 4, 4], 2),  # other pages in even parts; models in 2 parts of 5 or more of fewer pages
+    (1000, 57, PART_PAGES, [57], 4),  # 1,000 models and 53 GPUs of a language, by default
+    (5000, 0, 1000, [], 5),
 ])
-def test_parts_hold_at_most_the_pages_asked_and_every_page_once(pages, most, sizes):
-    paths = [f"models/m{index:05}" for index in range(pages)]
+def test_parts_hold_at_most_the_pages_asked_and_every_page_once(models, others, most, other_sizes, model_parts):
+    paths = site_paths(models, others)
     parts = search_parts(list(reversed(paths)), most)
-    assert [len(part) for part in parts] == sizes
-    assert [page for part in parts for page in part] == paths  # sorted, each once
+    assert sorted(page for part in parts for page in part) == sorted(paths)  # each once
+    assert all(part == sorted(part) and len(part) <= most for part in parts)
+    if not model_parts:
+        assert len(parts) == 1
+        return
+    assert [len(part) for part in parts[:len(other_sizes)]] == other_sizes
+    assert all(page.startswith("gpus/") for part in parts[:len(other_sizes)] for page in part)
+    assert all(page.startswith("models/") for part in parts[len(other_sizes):] for page in part)
+    assert model_parts <= len(parts) - len(other_sizes) <= model_parts + 2  # as few as hold them (parts of `most`: model_parts)
+
+
+@pytest.mark.parametrize("change", ["add", "remove"])
+def test_a_model_added_or_removed_changes_one_part_of_models(change):
+    # even parts of the sorted pages would move every part past it: each indexed again
+    paths = site_paths(1000, 57)
+    before = search_parts(paths, PART_PAGES)
+    now = search_parts(paths + ["models/new-model"] if change == "add" else [page for page in paths if page != "models/m00500"],
+                       PART_PAGES)
+    assert len(now) == len(before) and sum(part != was for part, was in zip(now, before)) == 1
 
 
 def test_the_first_part_is_the_bundle_the_search_page_loads():

@@ -43,8 +43,8 @@ NOT_INDEXED = "table, pre"
 
 
 # Pages of one language in one Pagefind run. A one-model edit indexes again its page's part in each
-# language: the smaller the part, the sooner (at 1,000 models, a part of 212 pages in about 0.5 s, of
-# 529 in 1.0 s). Each part costs a first search its metadata and index chunks, a few KB and requests
+# language, a model added or removed its part and the part of the other pages: the smaller the part,
+# the sooner (at 1,000 models, a part of 212 pages in about 0.5 s, of 529 in 1.0 s). Each part costs a first search its metadata and index chunks, a few KB and requests
 # (Pagefind's runtime is loaded once, by the first bundle): at 5,000 models, in 22 parts of a
 # language, a first search downloads 476 to 656 KB (benchmarks/search_weight.py; target 1 MB).
 PART_PAGES = 250
@@ -52,14 +52,40 @@ PART_PAGES = 250
 # model pages at 1,000 models), so the build stays under 1 GB (benchmarks/build_scale.py) whatever
 # --search-part-pages asks: two runs of 250 pages go together, two of 843 one after the other.
 PAGES_AT_ONCE = 1200
+MODEL_PAGES = paths.model_page("")  # the start of a model's page path
 
 
-def search_parts(page_paths: list[str], part_pages: int = PART_PAGES) -> list[list[str]]:
-    """The pages (`models/kimi-k3`) of each part, in even parts of at most `part_pages` pages."""
-    ordered = sorted(page_paths)
+def _even_parts(ordered: list[str], part_pages: int) -> list[list[str]]:
     count = max(1, -(-len(ordered) // part_pages))
     size = -(-len(ordered) // count) if ordered else 0
     return [ordered[index * size:(index + 1) * size] for index in range(count)]
+
+
+def _hashed_parts(pages: list[str], part_pages: int) -> list[list[str]]:
+    """`pages` in the fewest parts of at most `part_pages` that a page's digest, modulo their number,
+    puts it in: a page added or removed changes its own part alone (until the parts are one more or
+    one fewer), where even parts of the sorted pages would all move past it."""
+    numbers = {page: int.from_bytes(hashlib.sha256(page.encode()).digest()[:8], "big") for page in pages}
+    count = max(1, -(-len(pages) // part_pages))
+    while True:
+        parts: list[list[str]] = [[] for _ in range(count)]
+        for page in sorted(pages):
+            parts[numbers[page] % count].append(page)
+        if max(len(part) for part in parts) <= part_pages:
+            return parts
+        count += 1
+
+
+def search_parts(page_paths: list[str], part_pages: int = PART_PAGES) -> list[list[str]]:
+    """The pages (`models/kimi-k3`) of each part, at most `part_pages` pages each, sorted: all in one
+    where they fit; else the pages of the site's models, one per model, in parts of their own that
+    each page's digest chooses (_hashed_parts: a model added re-indexes one of them), and the others
+    (GPUs, indexes: few, and the ones a model added changes) in even parts before them."""
+    if len(page_paths) <= part_pages:
+        return [sorted(page_paths)]
+    model_pages = [page for page in page_paths if page.startswith(MODEL_PAGES)]
+    others = sorted(page for page in page_paths if not page.startswith(MODEL_PAGES))
+    return (_even_parts(others, part_pages) if others else []) + (_hashed_parts(model_pages, part_pages) if model_pages else [])
 
 
 def bundle_folder(part: int) -> str:
