@@ -8,7 +8,8 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from generator.site.row_store import StoredRows
+from generator.site.json_lines import JsonLines
+from generator.site.row_store import StoredRows, data_file
 from generator.site.view_models import site_pages
 from tests.conftest import run_build
 
@@ -148,14 +149,14 @@ def kept_rows(rows: Path, slug: str) -> tuple[dict, dict, str, str]:
     """A page's kept rows (row_store.py): model key → digest, digest → row's JSON; and the key and
     digest of the model `slug`'s row."""
     digests = json.loads(rows.read_text())
-    data = json.loads(rows.with_name(f"{rows.stem}.data.json").read_text())
+    data = JsonLines(data_file(rows)).entries
     key = next(key for key, digest in digests.items() if data[digest] and data[digest]["model"]["slug"] == slug)
     return digests, data, key, digests[key]
 
 
 def keep_rows(rows: Path, digests: dict, data: dict) -> None:
     rows.write_text(json.dumps(digests))
-    rows.with_name(f"{rows.stem}.data.json").write_text(json.dumps(data))
+    data_file(rows).write_text("".join(json.dumps([digest, row]) + "\n" for digest, row in data.items()))
 
 
 def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):

@@ -7,6 +7,7 @@ import re
 import markdown
 import pytest
 
+from generator.site.json_lines import JsonLines
 from generator.site.render import Renderer
 from generator.site.row_store import RowFragments, StoredRows
 from generator.site.row_tables import MARKDOWN_EXTENSIONS, fill, marker, unfilled
@@ -68,17 +69,21 @@ def test_rows_kept_give_the_parts_and_twin_made_now(tmp_path, fixture_catalog):
     page = spec.page(stored.rows())
     renderer = Renderer(fixture_catalog.site, "pt")
     made_now = renderer.render_page(page, twin=False), renderer.render(page, twin=True)
-    first = RowFragments(tmp_path / "pt.rows.json", stored.by_model())
+    first = RowFragments(tmp_path / "pt.rows.jsonl", stored.by_model())
     assert (renderer.render_page(page, twin=False, kept=first), renderer.render(page, twin=True, kept=first)) == made_now
     first.save()
-    kept = json.loads((tmp_path / "pt.rows.json").read_text())
-    # a llama.cpp verdict for every model, and a row of GPU counts for every model one machine holds
+    kept = JsonLines(tmp_path / "pt.rows.jsonl").entries
+    # a llama.cpp verdict for every model, and a row of GPU counts for every model one machine holds,
     llama_rows = [key for key in kept if key.startswith(("gpu_llama_runs ", "gpu_llama_not_run "))]
     count_rows = [key for key in kept if key.startswith("gpu_counts ")]
     assert len(llama_rows) == len(fixture_catalog.models)
-    assert len(count_rows) == len(fixture_catalog.models) - len(page.too_large) and len(kept) == len(llama_rows) + len(count_rows)
+    # and a link for each model too large for one machine, in a sentence
+    link_rows = [key for key in kept if key.startswith("model_link ")]
+    assert page.too_large and len(link_rows) == len(page.too_large)
+    assert len(count_rows) == len(fixture_catalog.models) - len(page.too_large)
+    assert len(kept) == len(llama_rows) + len(count_rows) + len(link_rows)
     assert all(set(entry) == {"md", "html"} for entry in kept.values())
-    again = RowFragments(tmp_path / "pt.rows.json", stored.by_model())
+    again = RowFragments(tmp_path / "pt.rows.jsonl", stored.by_model())
     assert (renderer.render_page(page, twin=False, kept=again), renderer.render(page, twin=True, kept=again)) == made_now
     assert not again.changed  # every row read back, none made
 
@@ -89,15 +94,15 @@ def test_a_gpu_page_shows_the_rows_kept_and_makes_again_an_edited_models(tmp_pat
     page = out / "en" / "gpus" / "rtx-4090.html"
     assert not unfilled(page.read_text()) and marker("llama-cpp") in page.read_text()
     _, _, _, digest = kept_rows(tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json", "llama-3-1-8b-instruct")
-    fragments = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.en.rows.json"
-    kept = json.loads(fragments.read_text())
+    fragments = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.en.rows.jsonl"
+    kept = JsonLines(fragments).entries
     row = kept[f"gpu_counts {digest}"]
     assert '<a href="../models/llama-3-1-8b-instruct.html">Llama-3.1-8B-Instruct</a>' in row["html"]
     assert row["md"].startswith("| [Llama-3.1-8B-Instruct](/en/models/llama-3-1-8b-instruct.html.md) |")
     # a row kept is what the page shows, once the page is made again (here: another model added)
     kept[f"gpu_counts {digest}"] = {"md": row["md"].replace("Instruct]", "Instruct (kept)]"),
                                     "html": row["html"].replace("Instruct</a>", "Instruct (kept)</a>")}
-    fragments.write_text(json.dumps(kept))
+    fragments.write_text("".join(json.dumps([key, entry]) + "\n" for key, entry in kept.items()))
     added = content_copy / "models" / "llama-3-1-8b-instruct-copy.yaml"
     added.write_text((content_copy / "models" / "llama-3-1-8b-instruct.yaml").read_text()
                      .replace("name: Llama-3.1-8B-Instruct", "name: Llama-3.1-8B-Instruct-copy")
@@ -115,7 +120,9 @@ def test_a_gpu_page_shows_the_rows_kept_and_makes_again_an_edited_models(tmp_pat
     html = page.read_text()
     assert "(kept)" not in html and "(kept)" not in (out / "en" / "gpus" / "rtx-4090.html.md").read_text()
     assert "llama-3-1-8b-instruct-copy" not in html
-    assert not any("(kept)" in entry["html"] for entry in json.loads(fragments.read_text()).values())
+    now = JsonLines(fragments).entries  # the kept row is no longer the model's
+    assert digest not in kept_rows(tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json", "llama-3-1-8b-instruct")[0].values()
+    assert not any("(kept)" in entry["html"] for key, entry in now.items() if key.partition(" ")[2] != digest)
 
 
 def test_no_built_page_keeps_a_marker_unfilled(built_site):

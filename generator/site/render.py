@@ -349,6 +349,7 @@ class Renderer:
             intl_locale=self.locale.replace("_", "-"),
             slot=parts.slot,
             table_rows=parts.table_rows,
+            inline_rows=parts.inline_rows,
         )
         module = self.env.get_template(TEMPLATES[type(page)]).make_module(variables)
         faq = getattr(module, "faq", None)

@@ -6,7 +6,7 @@ model's vLLM verdict (FitPageRow): at 1,000 models, making their rows again, and
 they make, took most of a one-model rebuild (53 pages × 1,000 rows). A row depends on its model alone
 (the GPUs, site and code are in the build's key, cache.py), so it is kept: a page's file maps each
 model's content key (its model page's, view_models.site_pages) to the digest of the row's JSON, and a
-second file maps each digest to that JSON. A row is made again only when its model's key changed;
+second file maps each digest to that JSON (lines appended: json_lines.py). A row is made again only when its model's key changed;
 the page is keyed by its rows' digests, in order, so a page whose rows are all the same is known
 unchanged without being built (language.py), and the rows' JSON is read only where it must be.
 An edit that leaves a model's row as it was writes only the first, small, file. JSON, not pickle:
@@ -22,6 +22,7 @@ from pathlib import Path
 
 from generator.site import paths
 from generator.site.files import write_if_changed
+from generator.site.json_lines import JsonLines
 from generator.site.view_models import FitPageRow, GpuLlamaRow, GpuModelRow, ListedModel, PageRows
 
 
@@ -30,11 +31,12 @@ def rows_file(cache_root: Path, page: str) -> Path:
 
 
 def fragments_file(cache_root: Path, lang: str, page: str) -> Path:
-    return cache_root / "rows" / f"{page}.{lang}.rows.json"
+    return cache_root / "rows" / f"{page}.{lang}.rows.jsonl"
 
 
-def _data_file(file: Path) -> Path:
-    return file.with_name(f"{file.stem}.data.json")
+def data_file(file: Path) -> Path:
+    """Beside a page's file of digests, the rows' JSON by digest (json_lines.py)."""
+    return file.with_name(f"{file.stem}.data.jsonl")
 
 
 def _read(file: Path) -> dict:
@@ -72,6 +74,7 @@ class StoredRows:
         self.made: dict[int, tuple] = {}  # by position: (row, its JSON), for the rows made now
         self.model_keys = [model_keys[paths.model_page(sized.model.slug)] for sized in page_rows.models]
         self.digests: dict[str, str] = {}  # model key: digest, in the models' order
+        self.data: JsonLines | None = None  # the rows' JSON, once read
         for index, model_key in enumerate(self.model_keys):
             digest = kept.get(model_key)
             self.digests[model_key] = digest if isinstance(digest, str) else self._make(index)
@@ -90,7 +93,7 @@ class StoredRows:
     def rows(self) -> tuple:
         """Every row, in the models' order: the page's build takes them (PageSpec.page). A row whose
         JSON the cache lost, or holds unreadable, is made again."""
-        stored = _read(_data_file(self.file)) if len(self.made) < len(self.digests) else {}
+        stored = self._data().entries if len(self.made) < len(self.digests) else {}
         rows = []
         for index, digest in enumerate(self.digests.values()):
             if index not in self.made:
@@ -103,21 +106,25 @@ class StoredRows:
             rows.append(self.made[index][0])
         return tuple(rows)
 
+    def _data(self) -> JsonLines:
+        if self.data is None:
+            self.data = JsonLines(data_file(self.file))
+        return self.data
+
     def by_model(self) -> dict[str, str]:
         """Each model's row digest, by model slug (RowFragments)."""
         return {sized.model.slug: digest for sized, digest in zip(self.page_rows.models, self.digests.values())}
 
     def save(self) -> None:
         """Keep the rows for the next build: the digests where they changed, and the JSON of rows
-        made now that the cache did not hold (then only the current rows' JSON is kept)."""
+        made now that the cache did not hold (json_lines.py: rows no longer shown go when it is
+        written again)."""
         if not self.changed:
             return
-        new = {digest: self.made[index][1] for index, digest in enumerate(self.digests.values()) if index in self.made}
-        data_file = _data_file(self.file)
-        stored = _read(data_file) if new else {}
-        if any(digest not in stored for digest in new):
-            current = set(self.digests.values())
-            write_if_changed(data_file, json.dumps({**{d: v for d, v in stored.items() if d in current}, **new}, sort_keys=True))
+        data = self._data()
+        new = {digest: self.made[index][1] for index, digest in enumerate(self.digests.values())
+               if index in self.made and digest not in data.entries}
+        data.save(new, set(self.digests.values()))
         write_if_changed(self.file, json.dumps(self.digests, sort_keys=True))
 
 
@@ -125,12 +132,17 @@ class RowFragments:
     """A page's table rows in one language as its template wrote them (row_tables.py: the twin's
     Markdown, the HTML page's HTML), kept between builds by their macro and the digest of their
     model's row (`digests`, StoredRows.by_model): a rebuild writes only the rows of models added or
-    edited. Rows of models no longer on the page are dropped when the page is saved."""
+    edited (json_lines.py). Rows of models no longer on the page go when the file is written again."""
 
     def __init__(self, file: Path, digests: dict[str, str]):
-        self.file, self.digests = file, digests
-        self.kept = _read(file)  # {"<macro> <digest>": {"md": text, "html": text}}
-        self.changed = False
+        self.digests = digests
+        self.log = JsonLines(file)
+        self.kept = self.log.entries  # {"<macro> <digest>": {"md": text, "html": text}}
+        self.made: set[str] = set()  # the keys put since
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.made)
 
     def get(self, macro: str, slug: str, form: str) -> str | None:
         entry = self.kept.get(f"{macro} {self.digests[slug]}")
@@ -141,10 +153,10 @@ class RowFragments:
         key = f"{macro} {self.digests[slug]}"
         entry = self.kept.get(key)
         self.kept[key] = {**(entry if isinstance(entry, dict) else {}), form: text}
-        self.changed = True
+        self.made.add(key)
 
     def save(self) -> None:
         current = set(self.digests.values())
-        kept = {key: entry for key, entry in self.kept.items() if key.partition(" ")[2] in current}
-        if self.changed or len(kept) != len(self.kept):
-            write_if_changed(self.file, json.dumps(kept, sort_keys=True, ensure_ascii=False))
+        self.log.save({key: self.kept[key] for key in sorted(self.made)},
+                      {key for key in self.kept if key.partition(" ")[2] in current})
+        self.made = set()

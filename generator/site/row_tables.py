@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 from generator.site.files import write_if_changed
 from generator.site.page_html import wrap_tables
+from generator.site.view_models import ListedModel
 
 MARKDOWN_EXTENSIONS = ["tables", "attr_list", "md_in_html", {"toc": {"permalink": False}}]  # MkDocs reads the pages with these (mkdocs_runner.py)
 
@@ -55,11 +56,15 @@ _SLOT_START = re.compile(r"<!--vram-slot:([\w-]+)-->\n")
 _BODY = re.compile(r"<tbody>\n(.*?)</tbody>", re.S)
 _ROW = re.compile(r"<tr>\n.*?</tr>\n", re.S)
 _CELL_BAR = re.compile(r"(?<!\\)\|")
+_INLINE = "vram-inline-{}"
+_INLINE_PLACEHOLDER = re.compile(r"vram-inline-(\d+)")
+_PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 
 
 def _model_slug(item) -> str:
-    """The model of a row's item: a (row, page path) pair, or a record with a `model`."""
-    return (item[0] if isinstance(item, tuple) else item).model.slug
+    """The model of a row's item: a (row or model, page path) pair, or a record with a `model`."""
+    first = item[0] if isinstance(item, tuple) else item
+    return first.slug if isinstance(first, ListedModel) else first.model.slug
 
 
 def _converted(text: str) -> str:
@@ -79,6 +84,7 @@ class PageParts:
         self.row_macros = None
         self.slots: dict[str, str] = {}  # name: the part's Markdown, each table's rows a placeholder row
         self.tables: list[tuple[str, list]] = []  # (macro, items) of each placeholder row, by number
+        self.lists: list[tuple[str, list, str]] = []  # (macro, items, separator) of each inline placeholder
         self.in_part = False  # a part of the HTML page is being written: its links go to HTML pages
 
     def slot(self, name: str, caller: Callable[[], str]) -> str:
@@ -99,6 +105,14 @@ class PageParts:
             return Markup(f"| {_PLACEHOLDER.format(len(self.tables) - 1)} |")
         return Markup("\n".join(self._twin_row(macro, item) for item in items))
 
+    def inline_rows(self, macro: str, items, separator: str) -> str:
+        """Rows of a sentence (links to models, say): each the macro's Markdown, kept by model as a
+        table's rows are, between `separator`s."""
+        if not self.twin:
+            self.lists.append((macro, list(items), separator))
+            return Markup(_INLINE.format(len(self.lists) - 1))
+        return Markup(separator.join(self._twin_row(macro, item) for item in items))
+
     def _markdown(self, macro: str, item) -> str:
         if self.row_macros is None:
             self.row_macros = self.make_row_macros()
@@ -113,20 +127,44 @@ class PageParts:
         return kept
 
     def html(self) -> dict[str, str]:
-        """Each part's HTML: its Markdown converted, with its tables' rows kept or converted now (all
-        the rows not kept, of every table, in one conversion)."""
-        rows = [[self.kept.get(macro, _model_slug(item), "html") if self.kept is not None else None for item in items]
-                for macro, items in self.tables]
+        """Each part's HTML: its Markdown converted, with its tables' rows and its sentences' rows
+        kept or converted now (all the rows not kept, of every table, in one conversion; of every
+        sentence, in another)."""
+        rows = self._kept_html(self.tables)
         missing = [(number, index) for number, table in enumerate(rows) for index, html in enumerate(table) if html is None]
         if missing:
             self._convert(rows, missing)
+        inline = self._kept_html(self.lists)
+        if any(html is None for items in inline for html in items):
+            self._convert_inline(inline)
         skeleton = "".join(f"<!--vram-slot:{name}-->\n\n{content}\n\n" for name, content in self.slots.items())
         pieces = _SLOT_START.split(_converted(skeleton))[1:]
         parts = {}
         for name, html in zip(pieces[::2], pieces[1::2]):
+            # the sentences first: the rows put in then are not read again
+            html = _INLINE_PLACEHOLDER.sub(lambda match: self.lists[int(match.group(1))][2].join(inline[int(match.group(1))]), html)
             html = _PLACEHOLDER_ROW.sub(lambda match: "".join(rows[int(match.group(1))]), html)
             parts[name] = wrap_tables(html.strip("\n"))
         return parts
+
+    def _kept_html(self, groups: list[tuple]) -> list[list[str | None]]:
+        """The HTML kept of each group's rows (None: not kept)."""
+        if self.kept is None:
+            return [[None] * len(group[1]) for group in groups]
+        return [[self.kept.get(group[0], _model_slug(item), "html") for item in group[1]] for group in groups]
+
+    def _convert_inline(self, inline: list[list[str | None]]) -> None:
+        """The missing rows of sentences, each converted as a paragraph, all in one conversion."""
+        missing = [(number, index) for number, items in enumerate(inline) for index, html in enumerate(items) if html is None]
+        lines = [self._markdown(self.lists[number][0], self.lists[number][1][index]) for number, index in missing]
+        converted = _PARAGRAPH.findall(_converted("\n\n".join(lines)))
+        if len(converted) != len(missing):
+            raise RuntimeError("a row of a sentence did not convert as one paragraph")
+        for (number, index), html in zip(missing, converted):
+            inline[number][index] = html
+            if self.kept is not None:
+                macro, items, _ = self.lists[number]
+                self.kept.put(macro, _model_slug(items[index]), "html", html)
 
     def _convert(self, rows: list[list[str | None]], missing: list[tuple[int, int]]) -> None:
         by_table: dict[int, list[int]] = {}
