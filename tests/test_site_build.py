@@ -4,6 +4,7 @@ The site here is the fixture catalog's (tests/fixtures/catalog/); test_site_inte
 checks a build of the shipped catalog.
 """
 
+import gc
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.catalog.slugs import slugify
+from generator.site.build import fewer_collections
 from tests.conftest import FIXTURE, run_build
 
 LANGS = ("pt", "en")
@@ -310,3 +312,14 @@ def test_a_full_disk_names_the_output_and_keeps_the_previous_site(tmp_path):
     named = result.stderr.removeprefix("error: ").split(": ")[0]
     assert named == str(out) or named.startswith((f"{out}/", f"{tmp_path}/.site."))
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_build_runs_the_cycle_collector_less_often_and_sets_it_back():
+    before = gc.get_threshold()
+    with fewer_collections():
+        assert gc.get_threshold() == (100_000, 20, 20)
+        assert gc.get_freeze_count() > 0  # what was alive at the start is left out of its scans
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError), fewer_collections():  # a failed build too
+        raise RuntimeError
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0

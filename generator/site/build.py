@@ -8,7 +8,10 @@ One build at a time writes an output folder (lock.py).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 from pathlib import Path
+from typing import Iterator
 
 from generator.catalog.records import Catalog
 from generator.site.cache import PARSED_CATALOG, BuildCache, build_key, cache_dir, is_ours
@@ -38,6 +41,23 @@ def _written_path(error: OSError, out_dir: Path) -> Path:
     return out_dir
 
 
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """CPython's cycle collector run less often while a build runs, and without the objects alive at
+    its start (the catalog). A build allocates millions of small containers and frees them by their
+    counts (the rows a page keeps read back as JSON, the pages' templates): at the default thresholds
+    the collector scanned them again and again, a third of the Markdown written for a model added at
+    1,000 models (benchmarks/rebuild_stages.py). The thresholds are set back afterwards."""
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(100_000, 20, 20)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
 def output_folder(out_dir: Path) -> Path:
     """Where a build of `out_dir` writes: a link is built where it points (the link stays as it was)."""
     out_dir = out_dir.absolute()
@@ -62,7 +82,7 @@ def build_site(catalog: Catalog, out_dir: Path, progress: Progress | None = None
     jobs = available_cores() if jobs is None else jobs
     out_dir = output_folder(out_dir)
     check_out_dir(out_dir)
-    with build_lock(out_dir):
+    with build_lock(out_dir), fewer_collections():
         remove_stale_staging(out_dir)
         staging = staging_dir(out_dir)
         try:
