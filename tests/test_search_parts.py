@@ -56,6 +56,11 @@ def test_the_first_part_is_the_bundle_the_search_page_loads():
     (b"<pre><code>x</code></pre><p>c</p><pre>y</pre>", b"<p>c</p>"),
     (b'<table class="vram-table">\n<tr><td><a href="x">m</a></td></tr>\n</table>', b""),
     (b"<p>&lt;table&gt;</p>", b"<p>&lt;table&gt;</p>"),  # escaped text is not a tag
+    (b"<table><tr><td>open", b"<table><tr><td>open"),  # not closed: left
+    (b"<p>a</p><table>1<p>b</p><pre>x</pre><p>c</p>", b"<p>a</p><table>1<p>b</p><p>c</p>"),
+    (b"<tables>x</tables><p>a</p>", b"<tables>x</tables><p>a</p>"),  # another tag's name
+    (b'<div data-pagefind-ignore="all"><table><tr><td>x</td></tr></table></div><p>a</p>', b"<p>a</p>"),
+    (b'<table><tr><td><span data-pagefind-ignore="all">x</span></td></tr></table><p>a</p>', b"<p>a</p>"),
     # a page with a body: its <html> tag and the body, without the head, header, navigation, footer
     (b'<!doctype html><html lang="pt" class="x"><head><title>t</title></head><body><nav><nav>n</nav></nav>'
      b'<div class="a"><div data-pagefind-body><div><p>a</p></div><p>b</p></div><p>after</p></div><footer>f</footer>',
