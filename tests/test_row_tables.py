@@ -130,3 +130,15 @@ def test_no_built_page_keeps_a_marker_unfilled(built_site):
     assert not [page for page in pages if unfilled(page.read_text())]
     gpu_pages = [page for page in pages if page.parent.name == "gpus"]
     assert gpu_pages and all(marker("llama-cpp") in page.read_text() for page in gpu_pages)
+
+
+@pytest.mark.parametrize("path, part", [("models", "models-table"), ("fit", "fit-table")])
+def test_a_table_of_every_model_written_in_html_waits_outside_mkdocs(fixture_catalog, path, part):
+    # MkDocs passed these 600 KB (at 1,000 models) as they are, reading them slowly: they are a part
+    spec = next(spec for spec in site_pages(fixture_catalog) if spec.path == path)
+    rendered = Renderer(fixture_catalog.site, "en").render_page(spec.page(), twin=False)
+    assert set(rendered.parts) == {part} and marker(part) in rendered.markdown and "<section" not in rendered.markdown
+    html = rendered.parts[part]
+    assert html.startswith('<section class="vram-fit"') and html.endswith("</section>")
+    assert len(re.findall(r'<tr data-model="', html)) == len(fixture_catalog.models)
+    assert '<table class="vram-table">' in html  # wrapped as the pages' tables are (page_html.wrap_tables)

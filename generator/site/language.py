@@ -137,11 +137,11 @@ def write_sources(catalog: Catalog, specs: list[PageSpec], renderers: dict[str, 
 
 
 def _fill_parts(lang, specs, remade, cache: BuildCache) -> None:
-    """The parts of rows of the pages that have them, in the HTML MkDocs wrote (row_tables.py): of
-    each page made again, and of any MkDocs wrote again unchanged (a marker not filled)."""
+    """The parts of the pages that have them, in the HTML MkDocs wrote (row_tables.py): of each page
+    made again, and of any MkDocs wrote again unchanged (a marker not filled)."""
     for spec in specs:
         parts_file = parts_copy(cache, lang, spec.path)
-        if spec.rows is None or not parts_file.is_file():
+        if not parts_file.is_file():
             continue
         page_file = cache.site_dir / paths.html_file(lang, spec.path)
         html = page_file.read_text(encoding="utf-8")

@@ -154,7 +154,7 @@ class Preview:
             source = cache_dir(self.out) / "docs" / lang / paths.source_file(spec.path)
             write_if_changed(source, front_matter(site, lang, spec.path, rendered, renderer) + rendered.markdown)
             live.rebuild(paths.source_file(spec.path))
-            if rendered.parts:  # a GPU page's parts of rows, in the page MkDocs wrote (row_tables.py)
+            if rendered.parts:  # the page's parts (its tables of every model), in the page MkDocs wrote (row_tables.py)
                 page_file = self.site_dir / paths.html_file(lang, spec.path)
                 write_if_changed(page_file, fill(page_file.read_text(encoding="utf-8"), rendered.parts))
             write_if_changed(self.site_dir / paths.twin_file(lang, spec.path), renderer.render(page, twin=True))

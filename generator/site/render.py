@@ -358,7 +358,7 @@ class Renderer:
             title=markdown_text(module.title),
             faq=tuple((markdown_text(q), markdown_text(a)) for q, a in faq.items) if faq else (),
             scripts=tuple(getattr(module, "scripts", ())),
-            parts=parts.html() if parts.slots else {},
+            parts=parts.html() if parts.slots or parts.raw else {},
         )
 
     def _linker(self, from_page: str, twin: bool, to_html: Callable[[], bool]) -> Callable[[str, str], Markdown]:

@@ -90,11 +90,15 @@ class PageParts:
         self.make_row_macros, self.twin, self.kept = row_macros, twin, kept
         self.row_macros = None
         self.slots: dict[str, str] = {}  # name: the part's Markdown, each table's rows a placeholder row
+        self.raw: dict[str, str] = {}  # name: the part's HTML
         self.tables: list[tuple[str, list]] = []  # (macro, items) of each placeholder row, by number
         self.lists: list[tuple[str, list, str]] = []  # (macro, items, separator) of each inline placeholder
         self.in_part = False  # a part of the HTML page is being written: its links go to HTML pages
 
-    def slot(self, name: str, caller: Callable[[], str]) -> str:
+    def slot(self, name: str, raw: bool = False, *, caller: Callable[[], str]) -> str:
+        """A part of the HTML page: Markdown, or (`raw`) HTML that MkDocs would have passed as it is
+        (the table of every model of the models index and the fit page, 600 KB at 1,000 models:
+        Python-Markdown's reading of raw HTML was most of their build)."""
         self.in_part = not self.twin
         try:
             content = caller()
@@ -102,7 +106,7 @@ class PageParts:
             self.in_part = False
         if self.twin:
             return content
-        self.slots[name] = str(content)
+        (self.raw if raw else self.slots)[name] = str(content)
         return Markup(f"{marker(name)}\n\n")
 
     def table_rows(self, macro: str, items) -> str:
@@ -145,8 +149,8 @@ class PageParts:
         if any(html is None for items in inline for html in items):
             self._convert_inline(inline)
         skeleton = "".join(f"<!--vram-slot:{name}-->\n\n{content}\n\n" for name, content in self.slots.items())
-        pieces = _SLOT_START.split(_converted(skeleton))[1:]
-        parts = {}
+        pieces = _SLOT_START.split(_converted(skeleton))[1:] if skeleton else []
+        parts = {name: wrap_tables(html.strip("\n")) for name, html in self.raw.items()}
         for name, html in zip(pieces[::2], pieces[1::2]):
             # the sentences first: the rows put in then are not read again
             html = _INLINE_PLACEHOLDER.sub(lambda match: self.lists[int(match.group(1))][2].join(inline[int(match.group(1))]), html)
