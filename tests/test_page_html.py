@@ -19,6 +19,8 @@ WRAPPED = '<div class="md-typeset__scrollwrap"><div class="md-typeset__table"><t
     ('<table class="q"><tr></tr></table>', '<table class="q"><tr></tr></table>'),
     # escaped catalog text is text, not a tag
     ("<p>&lt;table&gt;</p>", "<p>&lt;table&gt;</p>"),
+    ('<table class="q"></table><table>x</table>', '<table class="q"></table>' + WRAPPED + "x</table></div></div>"),
+    ("<p>a</p><table><tr>", "<p>a</p><table><tr>"),  # not closed: left
 ])
 def test_tables_come_wrapped_as_material_would_wrap_them(html, expected):
     assert wrap_tables(html) == expected

@@ -144,10 +144,15 @@ class RowFragments:
     def changed(self) -> bool:
         return bool(self.made)
 
-    def get(self, macro: str, slug: str, form: str) -> str | None:
-        entry = self.kept.get(f"{macro} {self.digests[slug]}")
-        text = entry.get(form) if isinstance(entry, dict) else None
-        return text if isinstance(text, str) else None
+    def texts(self, macro: str, slugs: list[str], form: str) -> list[str | None]:
+        """The text of each model's row in `form`; None where none is kept (or what is kept is not text)."""
+        kept, digests, prefix = self.kept, self.digests, f"{macro} "
+        texts = []
+        for slug in slugs:
+            entry = kept.get(prefix + digests[slug])
+            text = entry.get(form) if type(entry) is dict else None
+            texts.append(text if type(text) is str else None)
+        return texts
 
     def put(self, macro: str, slug: str, form: str, text: str) -> None:
         key = f"{macro} {self.digests[slug]}"

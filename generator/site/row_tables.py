@@ -38,7 +38,7 @@ class KeptRows(Protocol):
     """Rows kept between builds (row_store.RowFragments): a row's text by its macro, its model and
     its form ("md": the twin's Markdown; "html": the page's HTML)."""
 
-    def get(self, macro: str, slug: str, form: str) -> str | None: ...
+    def texts(self, macro: str, slugs: list[str], form: str) -> list[str | None]: ...
     def put(self, macro: str, slug: str, form: str, text: str) -> None: ...
 
 
@@ -114,7 +114,7 @@ class PageParts:
         if not self.twin:
             self.tables.append((macro, list(items)))
             return Markup(f"| {_PLACEHOLDER.format(len(self.tables) - 1)} |")
-        return Markup("\n".join(self._twin_row(macro, item) for item in items))
+        return Markup("\n".join(self._twin_rows(macro, list(items))))
 
     def inline_rows(self, macro: str, items, separator: str) -> str:
         """Rows of a sentence (links to models, say): each the macro's Markdown, kept by model as a
@@ -122,20 +122,27 @@ class PageParts:
         if not self.twin:
             self.lists.append((macro, list(items), separator))
             return Markup(_INLINE.format(len(self.lists) - 1))
-        return Markup(separator.join(self._twin_row(macro, item) for item in items))
+        return Markup(separator.join(self._twin_rows(macro, list(items))))
 
     def _markdown(self, macro: str, item) -> str:
         if self.row_macros is None:
             self.row_macros = self.make_row_macros()
         return str(getattr(self.row_macros, macro)(item))
 
-    def _twin_row(self, macro: str, item) -> str:
-        kept = self.kept.get(macro, _model_slug(item), "md") if self.kept is not None else None
-        if kept is None:
-            kept = self._markdown(macro, item)
-            if self.kept is not None:
-                self.kept.put(macro, _model_slug(item), "md", kept)
-        return kept
+    def _kept_texts(self, macro: str, items: list, form: str) -> list[str | None]:
+        """The text kept of each item's row in `form` (None: not kept)."""
+        if self.kept is None:
+            return [None] * len(items)
+        return self.kept.texts(macro, [_model_slug(item) for item in items], form)
+
+    def _twin_rows(self, macro: str, items: list) -> list[str]:
+        texts = self._kept_texts(macro, items, "md")
+        for index, text in enumerate(texts):
+            if text is None:
+                texts[index] = self._markdown(macro, items[index])
+                if self.kept is not None:
+                    self.kept.put(macro, _model_slug(items[index]), "md", texts[index])
+        return texts
 
     def html(self) -> dict[str, str]:
         """Each part's HTML: its Markdown converted, with its tables' rows and its sentences' rows
@@ -160,9 +167,7 @@ class PageParts:
 
     def _kept_html(self, groups: list[tuple]) -> list[list[str | None]]:
         """The HTML kept of each group's rows (None: not kept)."""
-        if self.kept is None:
-            return [[None] * len(group[1]) for group in groups]
-        return [[self.kept.get(group[0], _model_slug(item), "html") for item in group[1]] for group in groups]
+        return [self._kept_texts(group[0], group[1], "html") for group in groups]
 
     def _convert_inline(self, inline: list[list[str | None]]) -> None:
         """The missing rows of sentences, each converted as a paragraph, all in one conversion."""
