@@ -5,8 +5,9 @@
 For each N: a full build (wall seconds, seconds per page, the peak RSS of its largest process and the
 summed memory of all its processes (tree_memory.py), HTML bytes
 per model page, the search bundle's size), and a floor measured in the same run: the same Markdown
-rendered to HTML files with markdown-it-py and a minimal Jinja2 template. Then a one-model edit
-rebuilt at --incremental-size. What a first search downloads: benchmarks/search_weight.py.
+rendered to HTML files with markdown-it-py and a minimal Jinja2 template. Then, at
+--incremental-size, a one-model edit rebuilt, and a model added and removed, each rebuilt. What a
+first search downloads: benchmarks/search_weight.py.
 Figures, not assertions: the machine is shared, compare ratios from one run.
 """
 
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.synthetic import write_catalog  # noqa: E402
+from generator.catalog.slugs import slugify  # noqa: E402
 from benchmarks.tree_memory import TreeMemory  # noqa: E402
 
 FLOOR_TEMPLATE = jinja2.Template(
@@ -108,6 +110,22 @@ def edit_one_model(content: Path) -> None:
     path.write_text(text[:found.start(1)] + str(edited) + text[found.end(1):], encoding="utf-8")
 
 
+def add_or_remove_one_model(content: Path) -> str:
+    """A copy of the first model under a new name added to the catalog, or removed where it is
+    there: every GPU page, the fit page and the indexes list every model. Returns "added" or "removed"."""
+    first = next(path for path in sorted((content / "models").glob("*.yaml")) if not path.stem.endswith("-added"))
+    text = first.read_text(encoding="utf-8")
+    name = re.search(r"^name: (.+)$", text, re.M).group(1).strip().strip("'\"") + "-added"
+    copy = content / "models" / f"{slugify(name)}.yaml"
+    if copy.exists():
+        copy.unlink()
+        return "removed"
+    text = re.sub(r"^name: .+$", f"name: {name}", text, count=1, flags=re.M)
+    text = re.sub(r"^id: (.+)$", lambda found: f"id: {found.group(1)}-added", text, count=1, flags=re.M)
+    copy.write_text(text, encoding="utf-8")
+    return "added"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000])
@@ -122,6 +140,9 @@ def main() -> None:
             if count == args.incremental_size:
                 edit_one_model(row["content"])
                 row["incremental_seconds"], _ = run_build(row["content"], row["out"])
+                for _ in ("added", "removed"):
+                    change = add_or_remove_one_model(row["content"])
+                    row[f"{change}_seconds"], _ = run_build(row["content"], row["out"])
             rows.append(row)
             shutil.rmtree(work)
     print("| models | pages (pt + en) | build s | ms / page | floor s | × floor | peak RSS MB | all processes MB | HTML KB / model page | search bundle MB |")
@@ -137,6 +158,8 @@ def main() -> None:
         if "incremental_seconds" in r:
             print(f"one model edited in {r['models']:,}: rebuilt in {r['incremental_seconds']:.1f} s, "
                   f"{100 * r['incremental_seconds'] / r['seconds']:.0f} % of the full build (target ≤ 25 %)")
+            print(f"one model added to {r['models']:,}: rebuilt in {r['added_seconds']:.1f} s; "
+                  f"removed: {r['removed_seconds']:.1f} s (target ≤ 5 s, as an edit)")
 
 
 if __name__ == "__main__":

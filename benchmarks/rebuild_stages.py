@@ -1,10 +1,11 @@
 """Where a one-model rebuild spends its time: each stage of `build`, timed in this process.
 
-    python benchmarks/rebuild_stages.py --content DIR --out DIR [--edit]
+    python benchmarks/rebuild_stages.py --content DIR --out DIR [--edit | --add-or-remove]
 
 `--content` and `--out` name a catalog and a site already built from it (benchmarks/build_scale.py
 builds synthetic ones: `--sizes 1000` and keep its folder, or any `python -m generator build`).
-With `--edit`, one model is edited first as build_scale.py edits it (its context window). The
+With `--edit`, one model is edited first as build_scale.py edits it (its context window); with
+`--add-or-remove`, a model is added, or removed at the next run, as build_scale.py does. The
 build then runs as `python -m generator build` runs it, each stage's wall seconds printed as it
 ends. Figures, not assertions: the machine is shared.
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.build_scale import edit_one_model  # noqa: E402
+from benchmarks.build_scale import add_or_remove_one_model, edit_one_model  # noqa: E402
 
 STAGES = ("site_pages", "write_sources", "build_languages", "share_assets", "write_sitemap", "write_llms_txt",
           "write_root_index", "write_plan_data", "write_search_index", "mark", "publish", "remove_staging")
@@ -43,10 +44,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--content", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--edit", action="store_true", help="edit one model first")
+    change = parser.add_mutually_exclusive_group()
+    change.add_argument("--edit", action="store_true", help="edit one model first")
+    change.add_argument("--add-or-remove", action="store_true", help="add a model first, or remove the one added before")
     args = parser.parse_args()
     if args.edit:
         edit_one_model(args.content)
+    if args.add_or_remove:
+        print(f"a model {add_or_remove_one_model(args.content)}", file=sys.stderr)
     started = time.monotonic()
     from generator.catalog.loader import load_catalog
     from generator.catalog.parsed_files import ParsedFiles
