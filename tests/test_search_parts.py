@@ -119,7 +119,10 @@ def test_a_rebuild_indexes_again_only_the_parts_whose_text_changed(tmp_path):
     assert index(part_pages=4) == 2  # one part now, in each language; the second part's files go
     assert bundle(site) == fresh(part_pages=4)
     assert sorted(p.name for p in work.iterdir()) == ["0-en", "0-en.key", "0-en.pages", "0-pt", "0-pt.key", "0-pt.pages",
-                                                      "digests.json"]
+                                                      "0.files", "digests.json"]
+    # a part not indexed again is not merged again either, unless its bundle lost its entry
+    (site / "pagefind" / "pagefind-entry.json").unlink()
+    assert index(part_pages=4) == 0 and bundle(site) == fresh(part_pages=4)
     # what Pagefind read waits cut beside each part, for its pages only
     assert sorted(p.relative_to(work / "0-en.pages").as_posix() for p in (work / "0-en.pages").rglob("*.html")) == [
         f"en/{name}.html" for name in names]

@@ -298,21 +298,38 @@ def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: l
                     done.result()
                 for _, _, _, key_file, key in round_:
                     key_file.write_text(key, encoding="utf-8")
-        files: dict[Path, bytes] = {}
+        names: set[Path] = set()  # every file of the bundle
         for part in range(len(parts)):
-            prefix = Path(bundle_folder(part)).relative_to(SEARCH_BUNDLE)
-            for name, data in _merged([work / f"{part}-{lang}" for lang in languages]).items():
-                files[prefix / name] = data
-        for stale in sorted(work.glob("*-*")):  # parts of a larger site, or of languages no longer built
-            if stale.name.split(".")[0] not in {f"{part}-{lang}" for part in range(len(parts)) for lang in languages}:
+            names |= _write_part(bundle, part, [work / f"{part}-{lang}" for lang in languages], work / f"{part}.files")
+        wanted = {f"{part}-{lang}" for part in range(len(parts)) for lang in languages} | {f"{part}.files" for part in range(len(parts))}
+        for stale in sorted(work.glob("*-*")) + sorted(work.glob("*.files")):  # parts of a larger site, or of languages no longer built
+            if stale.name.removesuffix(".key").removesuffix(".pages") not in wanted:
                 if stale.is_dir():
                     shutil.rmtree(stale)
                 else:
                     stale.unlink()
         digests.save()
-    for name, data in sorted(files.items()):
-        write_if_changed(bundle / name, data)
     for path in sorted(bundle.rglob("*")):
-        if path.is_file() and path.relative_to(bundle) not in files:
+        if path.is_file() and path.relative_to(bundle) not in names:
             path.unlink()
     return len(runs)
+
+
+def _write_part(bundle: Path, part: int, outputs: list[Path], manifest: Path) -> set[Path]:
+    """One part's bundle, its languages' outputs merged (_merged), written into `bundle`; the names of
+    its files (below `bundle`) returned. `manifest` keeps them with the key of the outputs they were
+    merged from: a part whose languages were not indexed again is neither read nor written again."""
+    prefix = Path(bundle_folder(part)).relative_to(SEARCH_BUNDLE)
+    key = hashlib.sha256("\n".join(output.with_name(f"{output.name}.key").read_text(encoding="utf-8")
+                                    for output in outputs).encode()).hexdigest()
+    try:
+        kept = json.loads(manifest.read_text(encoding="utf-8"))
+        if kept["key"] == key and (bundle / prefix / "pagefind-entry.json").is_file():
+            return {Path(name) for name in kept["names"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    files = {prefix / name: data for name, data in _merged(outputs).items()}
+    for name, data in sorted(files.items()):
+        write_if_changed(bundle / name, data)
+    write_if_changed(manifest, json.dumps({"key": key, "names": sorted(name.as_posix() for name in files)}))
+    return set(files)
