@@ -9,7 +9,7 @@ import pytest
 
 from generator.site.json_lines import JsonLines
 from generator.site.render import Renderer
-from generator.site.row_store import RowFragments, StoredRows
+from generator.site.row_store import RowFragments, StoredRows, shown_digests
 from generator.site.row_tables import MARKDOWN_EXTENSIONS, fill, marker, unfilled
 from generator.site.view_models import site_pages
 from tests.test_incremental import build, kept_rows
@@ -142,3 +142,34 @@ def test_a_table_of_every_model_written_in_html_waits_outside_mkdocs(fixture_cat
     assert html.startswith('<section class="vram-fit"') and html.endswith("</section>")
     assert len(re.findall(r'<tr data-model="', html)) == len(fixture_catalog.models)
     assert '<table class="vram-table">' in html  # wrapped as the pages' tables are (page_html.wrap_tables)
+
+
+@pytest.mark.parametrize("path, macros", [("fit", {"fit_row", "fit_twin_row"}),
+                                          ("models", {"models_index_row", "models_index_twin_row"})])
+def test_the_rows_of_a_table_of_raw_html_are_kept_too(tmp_path, fixture_catalog, path, macros):
+    # the fit page's rows by their digest (row_store.StoredRows), the models index's by their repr's
+    specs = site_pages(fixture_catalog)
+    spec = next(spec for spec in specs if spec.path == path)
+    if spec.rows:
+        stored = StoredRows(tmp_path / "rows.json", spec.rows, {s.path: s.cache_key for s in specs if s.cache_key})
+        page, digests = spec.page(stored.rows()), stored.by_model()
+    else:
+        page = spec.page()
+        digests = shown_digests(page.rows)
+    renderer = Renderer(fixture_catalog.site, "en")
+    made_now = renderer.render_page(page, twin=False), renderer.render(page, twin=True)
+    first = RowFragments(tmp_path / "en.rows.jsonl", digests)
+    assert (renderer.render_page(page, twin=False, kept=first), renderer.render(page, twin=True, kept=first)) == made_now
+    first.save()
+    kept = JsonLines(tmp_path / "en.rows.jsonl").entries
+    assert {key.partition(" ")[0] for key in kept} == macros and len(kept) == 2 * len(fixture_catalog.models)
+    assert all(entry["html"].startswith('<tr data-model="') for key, entry in kept.items() if "twin" not in key)
+    again = RowFragments(tmp_path / "en.rows.jsonl", digests)
+    assert (renderer.render_page(page, twin=False, kept=again), renderer.render(page, twin=True, kept=again)) == made_now
+    assert not again.changed
+    # a row kept is the row shown
+    html_macro = next(macro for macro in macros if "twin" not in macro)
+    key = next(key for key in kept if key.startswith(f"{html_macro} "))
+    JsonLines(tmp_path / "en.rows.jsonl").save({key: {"html": kept[key]["html"].replace("</a>", " (kept)</a>", 1)}}, set(kept))
+    shown = RowFragments(tmp_path / "en.rows.jsonl", digests)
+    assert "(kept)</a>" in renderer.render_page(page, twin=False, kept=shown).parts[f"{path}-table"]

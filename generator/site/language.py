@@ -18,10 +18,10 @@ from generator.site.mkdocs_runner import mkdocs_config, run_mkdocs
 from generator.site.parallel import run_all
 from generator.site.progress import Progress
 from generator.site.render import Renderer
-from generator.site.row_store import RowFragments, StoredRows, fragments_file, rows_file
+from generator.site.row_store import RowFragments, StoredRows, fragments_file, rows_file, shown_digests
 from generator.site.row_tables import fill, read_parts, unfilled, write_parts
 from generator.site.page_html import page_rewrite
-from generator.site.view_models import Page, PageSpec
+from generator.site.view_models import ModelsIndexPage, Page, PageSpec
 
 # Files MkDocs writes on every build, dirty or not.
 ALWAYS_REWRITTEN = ("404.html", "search.html", "sitemap.xml", "sitemap.xml.gz")
@@ -87,7 +87,8 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
         if page is None:
             page = spec.page(stored.rows() if stored else None)
             on_built(page)
-        kept = RowFragments(fragments_file(cache.root, lang, spec.path), stored.by_model()) if stored else None
+        digests = stored.by_model() if stored else shown_digests(page.rows) if isinstance(page, ModelsIndexPage) else None
+        kept = RowFragments(fragments_file(cache.root, lang, spec.path), digests) if digests is not None else None
         rendered = renderer.render_page(page, twin=False, kept=kept)
         written = write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)
         write_if_changed(twin_copy(cache, lang, spec.path), renderer.render(page, twin=True, kept=kept))

@@ -128,6 +128,12 @@ class StoredRows:
         write_if_changed(self.file, json.dumps(self.digests, sort_keys=True))
 
 
+def shown_digests(rows) -> dict[str, str]:
+    """Each row's digest by its model's slug, for a page keyed by its view model (the models index):
+    the digest of the row's repr, which holds all that the row shows."""
+    return {row.model.slug: hashlib.sha256(repr(row).encode()).hexdigest() for row in rows}
+
+
 class RowFragments:
     """A page's table rows in one language as its template wrote them (row_tables.py: the twin's
     Markdown, the HTML page's HTML), kept between builds by their macro and the digest of their

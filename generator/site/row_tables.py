@@ -94,27 +94,31 @@ class PageParts:
         self.tables: list[tuple[str, list]] = []  # (macro, items) of each placeholder row, by number
         self.lists: list[tuple[str, list, str]] = []  # (macro, items, separator) of each inline placeholder
         self.in_part = False  # a part of the HTML page is being written: its links go to HTML pages
+        self.in_raw = False  # a part of raw HTML is: its rows are HTML, written in place
 
     def slot(self, name: str, raw: bool = False, *, caller: Callable[[], str]) -> str:
         """A part of the HTML page: Markdown, or (`raw`) HTML that MkDocs would have passed as it is
         (the table of every model of the models index and the fit page, 600 KB at 1,000 models:
         Python-Markdown's reading of raw HTML was most of their build)."""
-        self.in_part = not self.twin
+        self.in_part, self.in_raw = not self.twin, raw and not self.twin
         try:
             content = caller()
         finally:
-            self.in_part = False
+            self.in_part = self.in_raw = False
         if self.twin:
             return content
         (self.raw if raw else self.slots)[name] = str(content)
         return Markup(f"{marker(name)}\n\n")
 
     def table_rows(self, macro: str, items) -> str:
-        """The rows of a table, one line each (the table's head is the template's)."""
+        """The rows of a table, one line each (the table's head is the template's): in a part of raw
+        HTML, the macro's HTML rows."""
+        if self.in_raw:
+            return Markup("\n".join(self._rows_made(macro, list(items), "html")))
         if not self.twin:
             self.tables.append((macro, list(items)))
             return Markup(f"| {_PLACEHOLDER.format(len(self.tables) - 1)} |")
-        return Markup("\n".join(self._twin_rows(macro, list(items))))
+        return Markup("\n".join(self._rows_made(macro, list(items), "md")))
 
     def inline_rows(self, macro: str, items, separator: str) -> str:
         """Rows of a sentence (links to models, say): each the macro's Markdown, kept by model as a
@@ -122,9 +126,9 @@ class PageParts:
         if not self.twin:
             self.lists.append((macro, list(items), separator))
             return Markup(_INLINE.format(len(self.lists) - 1))
-        return Markup(separator.join(self._twin_rows(macro, list(items))))
+        return Markup(separator.join(self._rows_made(macro, list(items), "md")))
 
-    def _markdown(self, macro: str, item) -> str:
+    def _written(self, macro: str, item) -> str:
         if self.row_macros is None:
             self.row_macros = self.make_row_macros()
         return str(getattr(self.row_macros, macro)(item))
@@ -135,13 +139,14 @@ class PageParts:
             return [None] * len(items)
         return self.kept.texts(macro, [_model_slug(item) for item in items], form)
 
-    def _twin_rows(self, macro: str, items: list) -> list[str]:
-        texts = self._kept_texts(macro, items, "md")
+    def _rows_made(self, macro: str, items: list, form: str) -> list[str]:
+        """Each item's row as its macro writes it, kept or made now (and kept)."""
+        texts = self._kept_texts(macro, items, form)
         for index, text in enumerate(texts):
             if text is None:
-                texts[index] = self._markdown(macro, items[index])
+                texts[index] = self._written(macro, items[index])
                 if self.kept is not None:
-                    self.kept.put(macro, _model_slug(items[index]), "md", texts[index])
+                    self.kept.put(macro, _model_slug(items[index]), form, texts[index])
         return texts
 
     def html(self) -> dict[str, str]:
@@ -172,7 +177,7 @@ class PageParts:
     def _convert_inline(self, inline: list[list[str | None]]) -> None:
         """The missing rows of sentences, each converted as a paragraph, all in one conversion."""
         missing = [(number, index) for number, items in enumerate(inline) for index, html in enumerate(items) if html is None]
-        lines = [self._markdown(self.lists[number][0], self.lists[number][1][index]) for number, index in missing]
+        lines = [self._written(self.lists[number][0], self.lists[number][1][index]) for number, index in missing]
         converted = _PARAGRAPH.findall(_converted("\n\n".join(lines)))
         if len(converted) != len(missing):
             raise RuntimeError("a row of a sentence did not convert as one paragraph")
@@ -189,7 +194,7 @@ class PageParts:
         documents = []
         for number, indexes in by_table.items():
             macro, items = self.tables[number]
-            lines = [self._markdown(macro, items[index]) for index in indexes]
+            lines = [self._written(macro, items[index]) for index in indexes]
             width = len(_CELL_BAR.findall(lines[0])) - 1
             documents.append("\n".join(["|" + " x |" * width, "|" + "---|" * width, *lines]))
         bodies = _BODY.findall(_converted("\n\n".join(documents)))
