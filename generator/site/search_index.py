@@ -43,9 +43,9 @@ NOT_INDEXED = "table, pre"
 
 # Pages of one language in one Pagefind run. A one-model edit indexes again its page's part in each
 # language, a model added or removed its part and the part of the other pages: the smaller the part,
-# the sooner (at 1,000 models, a part of 212 pages in about 0.5 s, of 529 in 1.0 s). Each part costs a first search its metadata and index chunks, a few KB and requests
-# (Pagefind's runtime is loaded once, by the first bundle): at 5,000 models, in 22 parts of a
-# language, a first search downloads 476 to 656 KB (benchmarks/search_weight.py; target 1 MB).
+# the sooner (at 1,000 models, a part of 212 pages in about 0.5 s, of 529 in 1.0 s). Each part
+# costs a first search its metadata and index chunks, a few KB and requests (Pagefind's runtime is loaded once, by the first bundle): at 5,000 models, in 37 parts of a
+# language, a first search downloads 453 to 622 KB (benchmarks/search_weight.py; target 1 MB).
 PART_PAGES = 250
 # Pages Pagefind holds at once, its runs side by side together (about 0.4 to 0.6 MB each, measured on
 # model pages at 1,000 models), so the build stays under 1 GB (benchmarks/build_scale.py) whatever
@@ -60,31 +60,41 @@ def _even_parts(ordered: list[str], part_pages: int) -> list[list[str]]:
     return [ordered[index * size:(index + 1) * size] for index in range(count)]
 
 
-def _hashed_parts(pages: list[str], part_pages: int) -> list[list[str]]:
-    """`pages` in the fewest parts of at most `part_pages` that a page's digest, modulo their number,
-    puts it in: a page added or removed changes its own part alone (until the parts are one more or
-    one fewer), where even parts of the sorted pages would all move past it."""
-    numbers = {page: int.from_bytes(hashlib.sha256(page.encode()).digest()[:8], "big") for page in pages}
-    count = max(1, -(-len(pages) // part_pages))
-    while True:
-        parts: list[list[str]] = [[] for _ in range(count)]
-        for page in sorted(pages):
-            parts[numbers[page] % count].append(page)
-        if max(len(part) for part in parts) <= part_pages:
-            return parts
-        count += 1
+def _chunked_parts(pages: list[str], part_pages: int) -> list[list[str]]:
+    """`pages`, sorted, in parts of at most `part_pages`, each cut before a page its digest marks, no
+    sooner than part_pages / 5 pages into a part (a page in part_pages × 4/5 is marked up to
+    part_pages × 3/5 pages, one in part_pages / 12 after, so that a part seldom reaches its most):
+    where a part ends depends on the pages near it, not on how many come before, so a page added
+    or removed changes its own part, and seldom the next (content-defined chunking; at 1,000 and
+    5,000 models, 1.02 to 1.08 parts a model added or removed, on average). Sorted, a part holds
+    models of one family, whose pages share words: a first search at 5,000 models fetched 604 to
+    1,064 KB of index chunks from parts of pages spread by their digest."""
+    least, normal = part_pages // 5, part_pages * 3 // 5
+    divisors = (max(1, part_pages * 4 // 5), max(1, part_pages // 12))
+    parts: list[list[str]] = []
+    part: list[str] = []
+    for page in sorted(pages):
+        if part and (len(part) >= part_pages or (len(part) >= least and _marked(page, divisors[len(part) >= normal]))):
+            parts.append(part)
+            part = []
+        part.append(page)
+    return parts + [part] if part else parts
+
+
+def _marked(page: str, divisor: int) -> bool:
+    return int.from_bytes(hashlib.sha256(page.encode()).digest()[:8], "big") % divisor == 0
 
 
 def search_parts(page_paths: list[str], part_pages: int = PART_PAGES) -> list[list[str]]:
     """The pages (`models/kimi-k3`) of each part, at most `part_pages` pages each, sorted: all in one
-    where they fit; else the pages of the site's models, one per model, in parts of their own that
-    each page's digest chooses (_hashed_parts: a model added re-indexes one of them), and the others
+    where they fit; else the pages of the site's models, one per model, in parts of their own cut
+    where their paths say (_chunked_parts: a model added re-indexes one of them), and the others
     (GPUs, indexes: few, and the ones a model added changes) in even parts before them."""
     if len(page_paths) <= part_pages:
         return [sorted(page_paths)]
     model_pages = [page for page in page_paths if page.startswith(MODEL_PAGES)]
     others = sorted(page for page in page_paths if not page.startswith(MODEL_PAGES))
-    return (_even_parts(others, part_pages) if others else []) + (_hashed_parts(model_pages, part_pages) if model_pages else [])
+    return (_even_parts(others, part_pages) if others else []) + _chunked_parts(model_pages, part_pages)
 
 
 def bundle_folder(part: int) -> str:
