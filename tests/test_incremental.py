@@ -5,12 +5,13 @@
 
 import json
 import shutil
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
+from generator.catalog.loader import load_catalog
 from generator.site.json_lines import JsonLines
 from generator.site.row_store import StoredRows, data_file
-from generator.site.view_models import site_pages
+from generator.site.view_models import FitPageRow, GpuLlamaRow, site_pages
 from tests.conftest import run_build
 
 
@@ -145,13 +146,24 @@ def test_the_same_site_whatever_the_number_of_jobs(tmp_path, content_copy):
     assert (two / "api" / "v1" / "models" / "kimi-k3.json").is_file()
 
 
-def kept_rows(rows: Path, slug: str) -> tuple[dict, dict, str, str]:
-    """A page's kept rows (row_store.py): model key → digest, digest → row's JSON; and the key and
-    digest of the model `slug`'s row."""
+def kept_rows(rows: Path, content: Path, slug: str) -> tuple[dict, dict, str, str]:
+    """A page's kept rows (row_store.py): model key → digest, digest → row's fields; and the key and
+    digest of the model `slug`'s row (its key: its model page's content key)."""
     digests = json.loads(rows.read_text())
     data = JsonLines(data_file(rows)).entries
-    key = next(key for key, digest in digests.items() if data[digest] and data[digest]["model"]["slug"] == slug)
+    key = next(spec.cache_key for spec in site_pages(load_catalog(content)) if spec.path == f"models/{slug}")
     return digests, data, key, digests[key]
+
+
+def named(row_type: type, values: list) -> dict:
+    """A kept row's fields by name: they are kept in order, without the model (row_store._packed)."""
+    names = [field.name for field in fields(row_type)]
+    assert names[0] == "model"  # row_store._restored puts it back first
+    return dict(zip(names[1:], values, strict=True))
+
+
+def packed(row_type: type, row: dict) -> list:
+    return [row[field.name] for field in fields(row_type)[1:]]
 
 
 def keep_rows(rows: Path, digests: dict, data: dict) -> None:
@@ -166,15 +178,16 @@ def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, co
     out = tmp_path / "site"
     build(content_copy, out)
     rows = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json"
-    digests, data, key, digest = kept_rows(rows, "llama-3-1-8b-instruct")
-    row = data[digest]
-    assert row["llama_cpp"]["verdict"] == "on_gpus" and row["counts"] == [1, 1, 1]
+    digests, data, key, digest = kept_rows(rows, content_copy, "llama-3-1-8b-instruct")
+    counts, llama_cpp = data[digest]
+    assert named(GpuLlamaRow, llama_cpp)["verdict"] == "on_gpus" and counts == [1, 1, 1]
 
     def verdict() -> str:
         api = json.loads((out / "api" / "v1" / "gpus" / "rtx-4090.json").read_text())
         return {m["model"]: m["verdict"] for m in api["llama_cpp"]["models"]}["llama-3-1-8b-instruct"]
-    edited = dict(row, llama_cpp=dict(row["llama_cpp"], verdict="does_not_run", reason="engine_does_not_run", planned=False,
-                                      context=None, ram_bytes=None, n_gpu_layers=None, n_cpu_moe=None, decode_tokens_per_second=None))
+    edited = [counts, packed(GpuLlamaRow, dict(named(GpuLlamaRow, llama_cpp), verdict="does_not_run", reason="engine_does_not_run",
+                                                planned=False, context=None, ram_bytes=None, n_gpu_layers=None, n_cpu_moe=None,
+                                                decode_tokens_per_second=None))]
     # under the same digest, the page's rows are the same: the page is not made again
     keep_rows(rows, digests, dict(data, **{digest: edited}))
     build(content_copy, out)
@@ -188,7 +201,7 @@ def test_a_gpu_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, co
     model.write_text(model.read_text().replace("value: Llama 3.1 Community License", "value: Llama 3.1 Community License (edited)", 1))
     build(content_copy, out)
     assert verdict() == "on_gpus"
-    after, _, new_key, new_digest = kept_rows(rows, "llama-3-1-8b-instruct")
+    after, _, new_key, new_digest = kept_rows(rows, content_copy, "llama-3-1-8b-instruct")
     assert new_key != key and key not in after and len(after) == len(digests)  # under its new key, the old one gone
     assert new_digest == digest  # its row as it first was
 
@@ -198,13 +211,14 @@ def test_a_page_whose_rows_json_the_cache_lost_makes_them_again(tmp_path, conten
     build(content_copy, out)
     rows = tmp_path / ".site.cache" / "rows" / "gpus" / "rtx-4090.json"
     page = (out / "en" / "gpus" / "rtx-4090.html").read_bytes()
-    digests, data, key, digest = kept_rows(rows, "llama-3-1-8b-instruct")
+    digests, data, key, digest = kept_rows(rows, content_copy, "llama-3-1-8b-instruct")
     # a row's digest changed with its JSON lost, or unreadable: the page is made again, the row made from its model
-    for lost in ({}, {"lost": {"model": "not a model"}}, {"lost": {"model": {"slug": "x"}, "counts": []}}):
+    for lost in ({}, {"lost": {"model": "not a model"}}, {"lost": ["not a row"]}, {"lost": [[1, 1, 1], ["too", "few"]]},
+                 {"lost": [3, None]}, {"lost": "[]"}):
         keep_rows(rows, dict(digests, **{key: "lost"}), dict(data, **lost))
         build(content_copy, out)
         assert (out / "en" / "gpus" / "rtx-4090.html").read_bytes() == page
-        assert kept_rows(rows, "llama-3-1-8b-instruct")[3] == digest
+        assert kept_rows(rows, content_copy, "llama-3-1-8b-instruct")[3] == digest
 
 
 def test_the_fit_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, content_copy):
@@ -212,11 +226,12 @@ def test_the_fit_page_is_made_from_the_rows_kept_for_unchanged_models(tmp_path, 
     out = tmp_path / "site"
     build(content_copy, out)
     rows = tmp_path / ".site.cache" / "rows" / "fit.json"
-    digests, data, key, digest = kept_rows(rows, "llama-3-1-8b-instruct")
-    row = data[digest]
+    digests, data, key, digest = kept_rows(rows, content_copy, "llama-3-1-8b-instruct")
+    row = named(FitPageRow, data[digest])
     assert (row["verdict"], row["precision"]) == ("on_gpus", "native")  # its published BF16 fits one RTX 4090
     # a row the cache holds is what the page shows
-    keep_rows(rows, dict(digests, **{key: "another digest"}), dict(data, **{"another digest": dict(row, repo="kept/row")}))
+    edited = packed(FitPageRow, dict(row, repo="kept/row"))
+    keep_rows(rows, dict(digests, **{key: "another digest"}), dict(data, **{"another digest": edited}))
     build(content_copy, out)
     assert "(kept/row)" in (out / "en" / "fit.html").read_text()
     model = content_copy / "models" / "llama-3-1-8b-instruct.yaml"  # edited: its row is made again

@@ -45,3 +45,9 @@ def test_text_that_python_reads_as_line_breaks_stays_in_its_entry(tmp_path):
     name = "Model\u2028two\x85three\r"
     JsonLines(file).save({"a": name}, {"a"})
     assert JsonLines(file).entries == {"a": name}
+
+
+def test_lines_that_are_not_key_value_pairs_are_skipped(tmp_path):
+    file = tmp_path / "rows.jsonl"
+    file.write_text('["a",1]\n[2,"two"]\n["b"]\n{"c":3}\nnull\n["d",[4]]\n', encoding="utf-8")
+    assert JsonLines(file).entries == {"a": 1, "d": [4]}

@@ -18,13 +18,13 @@ rows of the models added or edited. Without `kept` (a page made once: tests, `pl
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from pathlib import Path
 from typing import Callable, Protocol
 
 import markdown
+import orjson
 from markupsafe import Markup
 
 from generator.site.files import write_if_changed
@@ -50,7 +50,8 @@ def _end(name: str) -> str:
     return f"<!--/vram-rows:{name}-->"
 
 
-_FILLED = re.compile(r"<!--vram-rows:([\w-]+)-->(?:.*?<!--/vram-rows:\1-->)?", re.S)
+_MARKER_START = marker("")[:-3]
+_NAME = re.compile(r"[\w-]+")
 _PLACEHOLDER = "vram-rows-{}"
 _PLACEHOLDER_ROW = re.compile(r"<tr>\n<td>vram-rows-(\d+)</td>\n(?:<td></td>\n)*</tr>\n")
 _SLOT_START = re.compile(r"<!--vram-slot:([\w-]+)-->\n")
@@ -66,6 +67,16 @@ def _model_slug(item) -> str:
     """The model of a row's item: a (row or model, page path) pair, or a record with a `model`."""
     first = item[0] if isinstance(item, tuple) else item
     return first.slug if isinstance(first, ListedModel) else first.model.slug
+
+
+def _model_slugs(items: list) -> list[str]:
+    """_model_slug of each of a table's items, all of one kind (a GPU page asks for 4,000 a language)."""
+    if not items:
+        return []
+    firsts = [item[0] for item in items] if isinstance(items[0], tuple) else items
+    if isinstance(firsts[0], ListedModel):
+        return [first.slug for first in firsts]
+    return [first.model.slug for first in firsts]
 
 
 _CONVERTERS = threading.local()  # one Python-Markdown a thread: making one loads its extensions (2 to 5 ms)
@@ -137,7 +148,7 @@ class PageParts:
         """The text kept of each item's row in `form` (None: not kept)."""
         if self.kept is None:
             return [None] * len(items)
-        return self.kept.texts(macro, [_model_slug(item) for item in items], form)
+        return self.kept.texts(macro, _model_slugs(items), form)
 
     def _rows_made(self, macro: str, items: list, form: str) -> list[str]:
         """Each item's row as its macro writes it, kept or made now (and kept)."""
@@ -212,27 +223,47 @@ class PageParts:
 
 
 def write_parts(file: Path, parts: dict[str, str]) -> None:
-    """A page's parts, for `fill` once MkDocs has written the page; none: no file."""
+    """A page's parts, for `fill` once MkDocs has written the page; none: no file. (orjson: a GPU
+    page's parts are 300 KB of HTML a language, each written and read back at each model added.)"""
     if parts:
-        write_if_changed(file, json.dumps(parts, sort_keys=True, ensure_ascii=False))
+        write_if_changed(file, orjson.dumps(parts, option=orjson.OPT_SORT_KEYS))
     else:
         file.unlink(missing_ok=True)
 
 
 def read_parts(file: Path) -> dict[str, str]:
-    return json.loads(file.read_text(encoding="utf-8"))
+    return orjson.loads(file.read_bytes())
+
+
+def _markers(html: str):
+    """Each marker of a part in `html`, in order: (its start, its name, where it ends: after its
+    part's end marker where it was filled, else after itself). With str.find: a regular expression
+    that looked for the end marker read a GPU page's 300 KB again at every marker."""
+    position = 0
+    while (start := html.find(_MARKER_START, position)) >= 0:
+        position = start + len(_MARKER_START)
+        close = html.find("-->", position)
+        name = html[position:close]
+        if close < 0 or not _NAME.fullmatch(name):
+            continue
+        position = close + 3
+        end = html.find(_end(name), position)
+        if end >= 0:
+            position = end + len(_end(name))
+        yield start, name, position
 
 
 def unfilled(html: str) -> bool:
     """Whether a page holds a marker its part has not filled (MkDocs wrote it, and no part yet)."""
-    return any(match.group(0) == marker(match.group(1)) for match in _FILLED.finditer(html))
+    return any(end == start + len(marker(name)) for start, name, end in _markers(html))
 
 
 def fill(html: str, parts: dict[str, str]) -> str:
     """A page MkDocs wrote (or one filled before) with each part's HTML in its marker's place."""
-    def part(match: re.Match) -> str:
-        name = match.group(1)
+    pieces, position = [], 0
+    for start, name, end in _markers(html):
         if name not in parts:
             raise KeyError(f"no part '{name}' for the page")
-        return f"{marker(name)}\n{parts[name]}\n{_end(name)}"
-    return _FILLED.sub(part, html)
+        pieces += [html[position:start], marker(name), "\n", parts[name], "\n", _end(name)]
+        position = end
+    return "".join(pieces) + html[position:]

@@ -7,6 +7,7 @@ import html
 import json
 import re
 
+import orjson
 from markdown_it import MarkdownIt
 
 _MARKDOWN = MarkdownIt("commonmark")
@@ -24,8 +25,14 @@ def markdown_text(markdown: str) -> str:
 
 def inert_json(data: object, ensure_ascii: bool = False, separators: tuple[str, str] | None = (",", ":")) -> str:
     """JSON with no <, > or & as such (\\u escapes: the same data once parsed), so that it stays
-    inert inside a <script> element and carries no markup into any file."""
-    text = json.dumps(data, ensure_ascii=ensure_ascii, sort_keys=True, separators=separators)
+    inert inside a <script> element and carries no markup into any file. Its compact form is
+    orjson's (a GPU page's API file, 270 KB at 1,000 models, is written again at every model added):
+    the same text as json's but for floats, printed in the shortest form that reads back the same
+    number (0.00009, where json prints 9e-05)."""
+    if ensure_ascii or separators != (",", ":"):
+        text = json.dumps(data, ensure_ascii=ensure_ascii, sort_keys=True, separators=separators)
+    else:
+        text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 

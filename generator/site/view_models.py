@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from functools import partial
+from functools import cached_property, partial
 from typing import Callable
 from urllib.parse import quote
 
@@ -406,6 +406,12 @@ class SizedModel:
     model: Model
     headline: HeadlineSizing
 
+    @cached_property
+    def listed_model(self) -> ListedModel:
+        """What a row of a page shows of the model: one object for the rows of every page
+        (row_store.py restores kept rows with it)."""
+        return listed(self.model)
+
 
 @dataclass(frozen=True)
 class Held:
@@ -563,7 +569,7 @@ def gguf_tables(quant: str) -> Callable[[Model], LlamaCppLayers | None]:
 def gpu_model_row(gpu: Gpu, tables: Callable[[Model], LlamaCppLayers | None], sized: SizedModel) -> GpuModelRow:
     counts = tuple(gpus_needed(sized.headline.serving_bytes[bits], gpu) for bits in SERVING_BITS)
     llama = gpu_llama_row(gpu, sized.model, tables) if sized.model.architecture is not None else None
-    return GpuModelRow(listed(sized.model), counts, llama)
+    return GpuModelRow(sized.listed_model, counts, llama)
 
 
 def gpu_page(gpu: Gpu, rows: tuple[GpuModelRow, ...]) -> GpuPage:
