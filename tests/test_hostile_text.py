@@ -10,7 +10,7 @@ import unicodedata
 
 import pytest
 
-from generator.catalog.schema import NOT_TEXT
+from generator.catalog.schema import NOT_TEXT, single_line
 from tests.conftest import FIXTURE, run_build
 from tests.hostile import check, edit, run_cli
 
@@ -117,6 +117,10 @@ def test_the_text_rule_refuses_every_control_format_and_separator_character():
     hidden = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Zl", "Zp")]
     assert [f"U+{ord(ch):04X}" for ch in hidden if not NOT_TEXT.fullmatch(ch)] == []
     assert NOT_TEXT.search("Kimi-K3 — Qwen3 Ação 数据 (MoE) ü") is None
+    # schema.single_line skips the pattern for printable ASCII: it must hold no such character
+    assert [c for c in range(128) if chr(c).isprintable() == bool(NOT_TEXT.match(chr(c)))] == []
+    with pytest.raises(ValueError, match="U\\+0009"):
+        single_line("Kimi\tK3", 200)
 
 
 MARKUP = "<img src=x onerror=alert(1)>"
