@@ -181,3 +181,18 @@ def test_the_rows_of_a_table_of_raw_html_are_kept_too(tmp_path, fixture_catalog,
     JsonLines(tmp_path / "en.rows.jsonl").save({key: {"html": kept[key]["html"].replace("</a>", " (kept)</a>", 1)}}, set(kept))
     shown = RowFragments(tmp_path / "en.rows.jsonl", digests)
     assert "(kept)</a>" in renderer.render_page(page, twin=False, kept=shown).parts[f"{path}-table"]
+
+
+def test_rows_kept_are_found_once_a_table_and_a_row_put_since_is_found(tmp_path):
+    # a table's entries are looked up once for its two forms (row_store.RowFragments.texts); a row
+    # made in between (a model added: its HTML made, then its Markdown asked for) is seen in both
+    kept = RowFragments(tmp_path / "en.rows.jsonl", {"a": "1", "b": "2"})
+    kept.put("gpu_counts", "a", "html", "<tr>a</tr>")
+    assert kept.texts("gpu_counts", ["a", "b"], "html") == ["<tr>a</tr>", None]
+    kept.put("gpu_counts", "b", "html", "<tr>b</tr>")
+    kept.put("gpu_counts", "b", "md", "| b |")
+    assert kept.texts("gpu_counts", ["a", "b"], "html") == ["<tr>a</tr>", "<tr>b</tr>"]
+    assert kept.texts("gpu_counts", ["a", "b"], "md") == [None, "| b |"]
+    assert kept.texts("model_link", ["a", "b"], "md") == [None, None]  # another macro's rows
+    kept.save()
+    assert RowFragments(tmp_path / "en.rows.jsonl", {"a": "1", "b": "2"}).texts("gpu_counts", ["b", "a"], "html") == ["<tr>b</tr>", "<tr>a</tr>"]

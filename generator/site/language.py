@@ -79,6 +79,7 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
                  and entry["hash"] == key and (cache.docs_dir(lang) / paths.source_file(spec.path)).is_file()}
     if page is not None and len(unchanged) < len(renderers):  # an unchanged page's API file is unchanged too
         on_built(page)
+    digests = None  # each model's row digest (row_store.py), for the rows kept of a page of rows
     for lang, renderer in renderers.items():
         source = cache.docs_dir(lang) / paths.source_file(spec.path)
         if lang in unchanged:
@@ -87,7 +88,8 @@ def _page_sources(index: int) -> list[tuple[str, str, int, dict | None]]:
         if page is None:
             page = spec.page(stored.rows() if stored else None)
             on_built(page)
-        digests = stored.by_model() if stored else shown_digests(page.rows) if isinstance(page, ModelsIndexPage) else None
+        if digests is None:
+            digests = stored.by_model() if stored else shown_digests(page.rows) if isinstance(page, ModelsIndexPage) else None
         kept = RowFragments(fragments_file(cache.root, lang, spec.path), digests) if digests is not None else None
         rendered = renderer.render_page(page, twin=False, kept=kept)
         written = write_if_changed(source, front_matter(catalog.site, lang, spec.path, rendered, renderer) + rendered.markdown)

@@ -161,6 +161,7 @@ class RowFragments:
         self.log = JsonLines(file)
         self.kept = self.log.entries  # {"<macro> <digest>": {"md": text, "html": text}}
         self.made: set[str] = set()  # the keys put since
+        self.found: dict[tuple, list] = {}  # each table's kept entries (texts), by its macro and models
 
     @property
     def changed(self) -> bool:
@@ -168,16 +169,22 @@ class RowFragments:
 
     def texts(self, macro: str, slugs: list[str], form: str) -> list[str | None]:
         """The text of each model's row in `form`; None where none is kept (or what is kept is not text)."""
-        kept, digests, prefix = self.kept, self.digests, f"{macro} "
-        entries = [kept.get(prefix + digests[slug]) for slug in slugs]
+        found = (macro, tuple(slugs))
+        entries = self.found.get(found)
+        if entries is None:  # the rows of a table, asked for as HTML (the page) and as Markdown (its twin)
+            kept, digests, prefix = self.kept, self.digests, f"{macro} "
+            entries = self.found[found] = [kept.get(prefix + digests[slug]) for slug in slugs]
         texts = [entry.get(form) if type(entry) is dict else None for entry in entries]
         return [text if type(text) is str else None for text in texts]
 
     def put(self, macro: str, slug: str, form: str, text: str) -> None:
         key = f"{macro} {self.digests[slug]}"
         entry = self.kept.get(key)
-        self.kept[key] = {**(entry if isinstance(entry, dict) else {}), form: text}
+        entry = self.kept[key] = {**(entry if isinstance(entry, dict) else {}), form: text}
         self.made.add(key)
+        for (found_macro, slugs), entries in self.found.items():  # the tables found before see it
+            if found_macro == macro and slug in slugs:
+                entries[slugs.index(slug)] = entry
 
     def save(self) -> None:
         current = set(self.digests.values())
