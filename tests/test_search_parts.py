@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.site import search_index
 from generator.site.search_index import (PAGES_AT_ONCE, PART_PAGES, _in_rounds, _index_part, _pagefind, bundle_folder,
                                          indexed_html, search_parts, write_search_index)
 
@@ -97,7 +98,11 @@ def bundle(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted((site / "pagefind").rglob("*")) if p.is_file()}
 
 
-def test_a_rebuild_indexes_again_only_the_parts_whose_text_changed(tmp_path):
+@pytest.mark.parametrize("cut_kept", [search_index.CUT_KEPT, 0])
+def test_a_rebuild_indexes_again_only_the_parts_whose_text_changed(tmp_path, monkeypatch, cut_kept):
+    # what Pagefind reads of a page written since is cut once, kept for its run (CUT_KEPT bytes of
+    # it at most: beyond, cut again there): the same index either way
+    monkeypatch.setattr(search_index, "CUT_KEPT", cut_kept)
     site, work = tmp_path / "site", tmp_path / "cache" / "search"
     names = ["gpus/a", "gpus/b", "gpus/c", "gpus/d"]  # in even parts (a model's page: _chunked_parts)
     pages = {f"{lang}/{name}.html": page(lang, name, f"{name} words {lang}", "1") for lang in ("pt", "en") for name in names}

@@ -39,6 +39,7 @@ SEARCH_BUNDLE = "pagefind"  # folder of the site root that holds the index and t
 # Left out of the index: tables of figures and commands. Their words are on the pages' prose too (a
 # GPU's name, a format), and Pagefind's memory grows with what it indexes.
 NOT_INDEXED = "table, pre"
+CUT_KEPT = 32 * 2**20  # what Pagefind reads of the pages written since, kept from their digest to their run (bytes)
 
 
 # Pages of one language in one Pagefind run. A one-model edit indexes again its page's part in each
@@ -202,7 +203,10 @@ class _Digests:
         except (OSError, ValueError):
             self.kept = {}
         self.now: dict[str, list] = {}
-        self.read_again: set[str] = set()  # the pages ("en:models/kimi-k3") written since the last build
+        # the pages ("en:models/kimi-k3") written since the last build, with what Pagefind reads of
+        # them, kept for its run up to CUT_KEPT bytes (a full build's pages are read again there)
+        self.read_again: dict[str, bytes | None] = {}
+        self.kept_bytes = 0
 
     def of(self, lang: str, page: str) -> str:
         path = self.site_dir / paths.html_file(lang, page)
@@ -210,8 +214,10 @@ class _Digests:
         name = f"{lang}:{page}"
         kept = self.kept.get(name)
         if not (isinstance(kept, list) and kept[:2] == [stat.st_size, stat.st_mtime_ns]):
-            kept = [stat.st_size, stat.st_mtime_ns, hashlib.sha256(indexed_html(path.read_bytes())).hexdigest()]
-            self.read_again.add(name)
+            cut = indexed_html(path.read_bytes())
+            self.kept_bytes += len(cut)
+            self.read_again[name] = cut if self.kept_bytes <= CUT_KEPT else None
+            kept = [stat.st_size, stat.st_mtime_ns, hashlib.sha256(cut).hexdigest()]
         self.now[name] = kept
         return kept[2]
 
@@ -229,10 +235,10 @@ def _part_key(lang: str, pages: list[str], digests: _Digests) -> str:
 
 
 def _index_part(site_dir: Path, lang: str, pages: list[str], output: Path, copies: Path,
-                read_again: frozenset[str] = frozenset()) -> None:
+                read_again: dict[str, bytes | None] | None = None) -> None:
     """Pagefind over `pages` of `lang`, each cut to what it reads (indexed_html), into `output`.
     The cut pages wait in `copies`, kept between builds: a page is cut again when it is missing
-    there or in `read_again` (its "lang:page" name: written since), and a page of another part goes."""
+    there or in `read_again` (by its "lang:page" name: written since, and cut already), and a page of another part goes."""
     shutil.rmtree(output, ignore_errors=True)
     wanted = {copies / paths.html_file(lang, page): page for page in pages}
     if copies.is_dir():
@@ -240,7 +246,10 @@ def _index_part(site_dir: Path, lang: str, pages: list[str], output: Path, copie
             if path not in wanted:
                 path.unlink()
     for target, page in wanted.items():
-        if f"{lang}:{page}" in read_again or not target.is_file():
+        name = f"{lang}:{page}"
+        if read_again and read_again.get(name) is not None:
+            write_if_changed(target, read_again[name])
+        elif (read_again and name in read_again) or not target.is_file():
             write_if_changed(target, indexed_html((site_dir / paths.html_file(lang, page)).read_bytes()))
     _pagefind(copies, lang, output)
 
@@ -301,7 +310,7 @@ def write_search_index(site_dir: Path, languages: tuple[str, ...], page_paths: l
                     key_file.unlink(missing_ok=True)  # written again once the part is
                     runs.append((lang, pages, output, key_file, key))
         with ThreadPoolExecutor(max(1, jobs)) as pool:  # each run is a Pagefind process of its own
-            read_again = frozenset(digests.read_again)
+            read_again = digests.read_again
             for round_ in _in_rounds(runs, jobs, max(part_pages, PAGES_AT_ONCE)):
                 for done in [pool.submit(_index_part, site_dir, lang, pages, output, output.with_name(f"{output.name}.pages"), read_again)
                              for lang, pages, output, _, _ in round_]:
