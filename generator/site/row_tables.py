@@ -63,14 +63,9 @@ _INLINE_PLACEHOLDER = re.compile(r"vram-inline-(\d+)")
 _PARAGRAPH = re.compile(r"<p>(.*?)</p>", re.S)
 
 
-def _model_slug(item) -> str:
-    """The model of a row's item: a (row or model, page path) pair, or a record with a `model`."""
-    first = item[0] if isinstance(item, tuple) else item
-    return first.slug if isinstance(first, ListedModel) else first.model.slug
-
-
 def _model_slugs(items: list) -> list[str]:
-    """_model_slug of each of a table's items, all of one kind (a GPU page asks for 4,000 a language)."""
+    """The model of each of a table's items, all of one kind: a (row or model, page path) pair, or a
+    record with a `model` (a GPU page asks for 4,000 a language)."""
     if not items:
         return []
     firsts = [item[0] for item in items] if isinstance(items[0], tuple) else items
@@ -157,7 +152,7 @@ class PageParts:
             if text is None:
                 texts[index] = self._written(macro, items[index])
                 if self.kept is not None:
-                    self.kept.put(macro, _model_slug(items[index]), form, texts[index])
+                    self.kept.put(macro, _model_slugs([items[index]])[0], form, texts[index])
         return texts
 
     def html(self) -> dict[str, str]:
@@ -196,7 +191,7 @@ class PageParts:
             inline[number][index] = html
             if self.kept is not None:
                 macro, items, _ = self.lists[number]
-                self.kept.put(macro, _model_slug(items[index]), "html", html)
+                self.kept.put(macro, _model_slugs([items[index]])[0], "html", html)
 
     def _convert(self, rows: list[list[str | None]], missing: list[tuple[int, int]]) -> None:
         by_table: dict[int, list[int]] = {}
@@ -219,7 +214,7 @@ class PageParts:
             for index, html in zip(indexes, converted):
                 rows[number][index] = html
                 if self.kept is not None:
-                    self.kept.put(macro, _model_slug(items[index]), "html", html)
+                    self.kept.put(macro, _model_slugs([items[index]])[0], "html", html)
 
 
 def write_parts(file: Path, parts: dict[str, str]) -> None:

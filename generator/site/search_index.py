@@ -245,12 +245,14 @@ def _index_part(site_dir: Path, lang: str, pages: list[str], output: Path, copie
         for path in sorted(copies.rglob("*.html")):
             if path not in wanted:
                 path.unlink()
+    read_again = read_again or {}
     for target, page in wanted.items():
         name = f"{lang}:{page}"
-        if read_again and read_again.get(name) is not None:
-            write_if_changed(target, read_again[name])
-        elif (read_again and name in read_again) or not target.is_file():
-            write_if_changed(target, indexed_html((site_dir / paths.html_file(lang, page)).read_bytes()))
+        cut = read_again.get(name)
+        if cut is None and (name in read_again or not target.is_file()):
+            cut = indexed_html((site_dir / paths.html_file(lang, page)).read_bytes())
+        if cut is not None:
+            write_if_changed(target, cut)
     _pagefind(copies, lang, output)
 
 
