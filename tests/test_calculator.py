@@ -262,7 +262,7 @@ def test_the_fit_page_answers_like_plan(page, server, fixture_catalog, lang):
 ])
 def test_the_fit_page_gives_llama_cpp_s_three_verdicts(page, server, fixture_catalog, lang, texts):
     """One RTX 4090 at 65,536 tokens with a Q4_K_M file: the Llamas on the card, DeepSeek's experts in
-    RAM at a speed, Mistral-7B v0.1 past its window, Qwen3-Next's layout not modelled; each row as
+    RAM at a speed, Mistral-7B v0.1 past its window, Kimi-K3's latent-MoE layout not modelled; each row as
     llama_cpp_fit_row answers, in the page's words and numbers."""
     page.goto(f"{server}{lang}/fit.html?gpu=rtx-4090&count=1&context=65536&users=1&engine=llama.cpp&quant=Q4_K_M&cache-type=f16")
     page.wait_for_selector("[data-vram-fit][data-answered='llama.cpp']")
@@ -277,7 +277,7 @@ def test_the_fit_page_gives_llama_cpp_s_three_verdicts(page, server, fixture_cat
     assert rows["deepseek-v3"][1] == texts["part"].format(ram=babel.gigabytes_fine(deepseek.ram_bytes),
                                                           rate=babel.rate(deepseek.plan.decode_tokens_per_second))
     assert rows["mistral-7b-v0-1"][1:3] == [texts["window"], "–"]
-    assert rows["qwen3-next-80b-a3b-instruct"][1] == texts["layout"]
+    assert rows["kimi-k3"][1] == texts["layout"]
     # each row's link asks the model page the same llama.cpp question
     assert rows["deepseek-v3"][3].endswith("&engine=llama.cpp&quant=Q4_K_M&cache-type=f16")
     # what runs, on the card or in part: the two that do not are hidden

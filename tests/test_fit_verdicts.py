@@ -37,8 +37,10 @@ def model_and_gpu(catalog, slug: str, gpu: str):
     # Mistral-7B v0.1's window is 32,768 tokens
     ("mistral-7b-v0-1", "Q4_K_M", 65536, 1, DOES_NOT_RUN, CONTEXT_BEYOND_WINDOW),
     ("mistral-7b-v0-1", "Q4_K_M", 32768, 1, ON_GPUS, None),
-    # Qwen3-Next's gated delta-net layers have no GGUF layout here
-    ("qwen3-next-80b-a3b-instruct", "Q4_K_M", 32768, 1, DOES_NOT_RUN, ENGINE_DOES_NOT_RUN),
+    # Qwen3-Next's 79.7B at Q4_K_M are a 45 GiB file: its experts go to RAM
+    ("qwen3-next-80b-a3b-instruct", "Q4_K_M", 32768, 1, PART_IN_RAM, None),
+    # Kimi-K3's latent MoE has no GGUF layout here
+    ("kimi-k3", "Q4_K_M", 32768, 1, DOES_NOT_RUN, ENGINE_DOES_NOT_RUN),
     # MXFP4_MOE is the file of MXFP4 experts (gpt-oss, DeepSeek-V4): a dense Llama has none
     ("llama-3-1-8b-instruct", "MXFP4_MOE", 32768, 1, DOES_NOT_RUN, NO_CHECKPOINT),
 ])
@@ -110,9 +112,9 @@ def test_the_gpu_page_lists_the_same_verdicts_at_a_stated_context(built_site, fi
             part = section.split(heading)[1].split("\n### ")[0]
             groups[verdict] = {m.slug for m in fixture_catalog.models if f"/models/{m.slug}.html.md)" in part}
     # hand-reasoned in the rows above: the 8B models hold every layer at 32,768 tokens; DeepSeek's experts
-    # go to RAM; Kimi-K3's latent MoE and Qwen3-Next's linear attention have no GGUF layout here
+    # go to RAM, and so do Qwen3-Next's; Kimi-K3's latent MoE has no GGUF layout here
     assert groups == {"on_gpus": {"llama-3-1-8b-instruct", "mistral-7b-v0-1"},
-                      "part_in_ram": {"deepseek-v2", "deepseek-v3"},
-                      "does_not_run": {"kimi-k3", "qwen3-next-80b-a3b-instruct"}}
+                      "part_in_ram": {"deepseek-v2", "deepseek-v3", "qwen3-next-80b-a3b-instruct"},
+                      "does_not_run": {"kimi-k3"}}
     html = (built_site / lang / "gpus" / "rtx-4090.html").read_text(encoding="utf-8")
     assert 'href="../fit.html?gpu=rtx-4090&amp;count=1&amp;context=32768&amp;users=1&amp;engine=llama.cpp&amp;quant=Q4_K_M&amp;cache-type=f16"' in html

@@ -217,6 +217,50 @@ def test_mamba2_tensors_in_the_gguf_file(catalog):
     assert (ssm_in.row, ssm_in.rows) == (4096, 2 * 8192 + 2 * 128 + 128)  # z, x, B, C and dt
 
 
+QWEN35_27B_STATE = 4 * (128 * 6144 + 3 * (6144 + 2 * 2048))  # F32: d_state × d_inner + (d_conv - 1) × conv channels
+
+
+def test_a_gated_deltanet_layer_holds_an_f32_state_per_user_and_every_fourth_layer_caches_tokens(catalog):
+    """Qwen3.5-27B: 16 key heads and 48 value heads of 128. llama.cpp writes ssm_d_state = 128 (the key
+    head), ssm_n_group = 16, ssm_d_inner = 48 × 128 = 6144 (conversion/qwen.py Qwen3NextModel), so
+    n_embd_s = 128 × 6144 and n_embd_r = 3 × (6144 + 2 × 16 × 128): 3,268,608 bytes a layer, × 48
+    layers = 156,893,184 (149.63 MiB) a sequence. Layers 3, 7, ... 63 are full attention
+    (models/qwen35.cpp: recurrent where (i + 1) % 4 != 0), each caching K and V of 4 heads × 256."""
+    qwen = _model(catalog, "qwen3-5-27b")
+    caches = layer_caches(qwen)
+    assert [i for i, c in enumerate(caches) if c == "0"] == list(range(3, 64, 4)) and caches.count("r") == 48
+    assert QWEN35_27B_STATE == 3_268_608
+    plan = llama_cpp_plan(qwen, _gpu(catalog, "h100-sxm"), 1, LlamaCppRequest(context=32768, users=4))
+    assert plan.kv_bytes_per_token == 16 * 2 * 4 * 256 * 2 == 65_536
+    assert plan.state_bytes_per_user == 48 * QWEN35_27B_STATE == 156_893_184
+    assert plan.kv_bytes_per_gpu == 131_072 * 65_536 + 4 * 156_893_184
+
+
+def test_gated_deltanet_tensors_in_the_gguf_file(catalog):
+    """A linear-attention layer of Qwen3.5-27B as the converter writes it: attn_qkv 5120 → 2 × 2048 +
+    6144, attn_gate (z) 5120 → 6144, the b and a gates 5120 → 2 × 48, ssm_out 6144 → 5120, quantized;
+    the convolution 4 × 10,240, dt's bias and A (48 each) and the norm (128) F32. attn_qkv counts among
+    llama-quant.cpp's attention tensors (n_attention_wv: 48 of them, 16 attn_v and the MTP block's)."""
+    qwen = _model(catalog, "qwen3-5-27b")
+    file = gguf_file(qwen, "Q4_K_M")
+    tensors = {(t.name, t.layer): (t, kind) for t, kind in file.types}
+    shapes = {name: (tensors[(name, 0)][0].row, tensors[(name, 0)][0].rows) for name in
+              ("attn_qkv", "attn_gate", "ssm_ba", "ssm_conv1d", "ssm_dt_a", "ssm_norm", "ssm_out")}
+    assert shapes == {"attn_qkv": (5120, 10240), "attn_gate": (5120, 6144), "ssm_ba": (5120, 96),
+                      "ssm_conv1d": (4, 10240), "ssm_dt_a": (96, 1), "ssm_norm": (128, 1), "ssm_out": (6144, 5120)}
+    assert sum(t.values for (_, layer), (t, _) in tensors.items() if layer == 0 and t.name != "layer_norms"
+               and not t.name.startswith("ffn")) == 115_876_064
+    assert {name: tensors[(name, 0)][1] for name in ("ssm_conv1d", "ssm_dt_a", "ssm_norm", "attn_gate", "ssm_ba", "ssm_out")} == {
+        "ssm_conv1d": "F32", "ssm_dt_a": "F32", "ssm_norm": "F32", "attn_gate": "Q4_K", "ssm_ba": "Q4_K", "ssm_out": "Q4_K"}
+    # layer 3: full attention, its query doubled by the output gate (24 heads × 256 × 2)
+    assert ("attn_qkv", 3) not in tensors and tensors[("attn_q", 3)][0].rows == 2 * 24 * 256
+    # the MTP block the converter keeps (conversion/qwen.py at 4df29be4: blk.64, a full-attention layer
+    # with nextn.eh_proj 2 × 5120 → 5120), loaded only to draft: in the file, holding nothing at run time
+    assert tensors[("nextn.eh_proj", 64)][0].row == 2 * 5120 and tensors[("attn_q", 64)][0].rows == 2 * 24 * 256
+    assert sum(t.name in ("attn_qkv", "attn_v") for t, _ in file.types) == 48 + 16 + 1
+    assert len(llama_cpp_layers(qwen, "Q4_K_M").layers) == 66 and llama_cpp_layers(qwen, "Q4_K_M").layers[64] == (0, 0, 0, 0)
+
+
 def test_ngl_counts_the_nextn_block_the_file_keeps(catalog):
     """GLM-4.5-Air's file has 47 blocks (46 and the NextN one); llama.cpp's -ngl counts the file's
     blocks (PR 26177: "--fit doesn't count the nextn blocks, so it offloads one layer too few and

@@ -316,8 +316,9 @@ def _formats(config: dict) -> tuple[dict, str | dict | None]:
 
 
 # llama.cpp's converter keeps these families' NextN layers in the GGUF file (convert_hf_to_gguf.py:
-# Glm4MoeModel, GlmMoeDsaModel); it drops DeepSeek's and Qwen3-Next's.
-NEXTN_IN_GGUF_TYPES = {"glm4_moe", "glm_moe_dsa"}
+# Glm4MoeModel, GlmMoeDsaModel; at 4df29be4, 2026-08-16, conversion/qwen.py's MTP mixins for
+# Qwen3-Next and Qwen3.5/3.6 unless --no-mtp: "block_count += mtp_num_hidden_layers"); it drops DeepSeek's.
+NEXTN_IN_GGUF_TYPES = {"glm4_moe", "glm_moe_dsa", "qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"}
 
 
 def _extra_layers(model_type: str, text: dict, names: tuple[str, ...], layers: int) -> dict:

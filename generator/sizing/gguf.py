@@ -173,6 +173,27 @@ def _mamba2(model: Model, i: int) -> Iterator[GgufTensor]:
             yield _matrix(name, i, tensor.row, tensor.rows) if quantized else GgufTensor(name, i, tensor.row, tensor.rows, "F32")
 
 
+def _gated_deltanet(model: Model, i: int) -> Iterator[GgufTensor]:
+    """One Gated DeltaNet layer (Qwen3-Next, Qwen3.5): the converter splits in_proj_qkvz into attn_qkv
+    (q, k and v) and attn_gate (z) (conversion/qwen.py Qwen3NextModel.modify_tensors); the b and a
+    gates are one ssm_beta_alpha (qwen3next) or ssm_beta and ssm_alpha (qwen35), the same values and
+    type either way (models/qwen35.cpp load_arch_tensors). These and ssm_out follow the preset; the
+    convolution (never quantized), dt's bias, A (no `.weight` suffix) and the norm are F32."""
+    linear, hidden = model.architecture.linear_attention, model.architecture.hidden_size
+    yield _matrix("attn_qkv", i, hidden, 2 * linear.key_dim + linear.value_dim)
+    yield _matrix("attn_gate", i, hidden, linear.value_dim)
+    yield _matrix("ssm_ba", i, hidden, 2 * linear.value_heads)
+    yield GgufTensor("ssm_conv1d", i, linear.conv_kernel, 2 * linear.key_dim + linear.value_dim, "F32")
+    yield _vector("ssm_dt_a", i, 2 * linear.value_heads)
+    yield _vector("ssm_norm", i, linear.value_head_dim)
+    yield _matrix("ssm_out", i, linear.value_dim, hidden)
+
+
+def _recurrent(model: Model, i: int) -> Iterator[GgufTensor]:
+    """A linear-attention layer in the file: Mamba2 or Gated DeltaNet (gguf_sizable)."""
+    return _gated_deltanet(model, i) if model.architecture.linear_attention.kind == "gated_deltanet" else _mamba2(model, i)
+
+
 def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
     """One layer's MLP or MoE block; without a gate where the model has none (relu2: NemotronH), and
     none where the layer has no FFN (Nemotron-NAS: n_ff 0, convert_hf_to_gguf.py DeciModel)."""
@@ -222,13 +243,18 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
         yield _vector("ffn_down_exps.scale", i, experts)
 
 
+# The linear-attention layers laid out here: Mamba2 (llama.cpp's granitehybrid and nemotron_h) and
+# Gated DeltaNet (qwen3next, qwen35, qwen35moe); not Kimi's delta attention.
+LLAMA_CPP_RECURRENT_KINDS = ("mamba2", "gated_deltanet")
+
+
 def gguf_sizable(model: Model) -> bool:
-    """Whether the file can be laid out here: softmax attention or Mamba2 (llama.cpp's granitehybrid
-    and nemotron_h) in every layer, or DeepSeek-V4's compressed attention (deepseek4); no
+    """Whether the file can be laid out here: softmax attention, or a linear attention of
+    LLAMA_CPP_RECURRENT_KINDS, in every layer, or DeepSeek-V4's compressed attention (deepseek4); no
     sparse-attention indexer of MLA (DeepSeek-V3.2, GLM-5) and no latent MoE, which llama.cpp at that
     commit does not have."""
     arch = model.architecture
-    return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind == "mamba2")
+    return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind in LLAMA_CPP_RECURRENT_KINDS)
             and (arch.attention.kind == "compressed" or not arch.attention.indexer_heads)
             and (arch.moe is None or not arch.moe.latent_size))
 
@@ -261,7 +287,7 @@ def gguf_tensors(model: Model) -> list[GgufTensor]:
         letter = pattern_letter(arch, i)
         block = []
         if i in recurrent:
-            block += _mamba2(model, i)
+            block += _recurrent(model, i)
         elif (letter is None or letter == "*") and arch.has_attention(i):  # a pattern's layer is its mixer or its feed-forward alone
             block += _attention(model, i)
         if letter is None or letter in "-E":
@@ -320,6 +346,8 @@ def gguf_facts(model: Model) -> QuantizeFacts:
     # n_attention_wv counts the attn_v (or attn_qkv) tensors: none in a layer whose key is its value
     without_value = arch.attention_layers - a.sliding_window_layers if a.global_key_is_value else 0
     attention_layers = arch.attention_layers - without_value + (arch.extra_layers if arch.extra_layers_in_gguf else 0)
+    if arch.linear_attention is not None and arch.linear_attention.kind == "gated_deltanet":
+        attention_layers += arch.linear_attention.layers  # their attn_qkv (llama-quant.cpp counts it as n_attention_wv)
     return QuantizeFacts(gguf_blocks(model), attention_layers, model.experts or 0, gqa, dense_gqa and arch.layers == 80,
                          not arch.tied_embeddings)
 

@@ -249,7 +249,10 @@ def recurrent_layer_indices(arch: Architecture) -> frozenset[int]:
     if arch.layer_pattern:  # NemotronH names each layer
         return frozenset(layer for layer in range(arch.layers) if pattern_letter(arch, layer) == "M")
     period = arch.layers // arch.attention_layers
-    attention = {layer for layer in range(arch.layers) if layer % period == period // 2}
+    # Gated DeltaNet: the last layer of each period (llama.cpp models/qwen35.cpp: recurrent where
+    # "(i + 1) % full_attn_interval != 0"; Qwen3-Next's layer_types end each four with full_attention)
+    offset = period - 1 if linear.kind == "gated_deltanet" else period // 2
+    attention = {layer for layer in range(arch.layers) if layer % period == offset}
     attention = set(sorted(attention)[:arch.attention_layers])
     return frozenset(layer for layer in range(arch.layers) if layer not in attention)
 
