@@ -87,3 +87,20 @@ def test_most_rows_pass_and_every_other_row_says_why():
         assert row["status"] in ("pass", "miss", "waiting"), row["id"]
         assert (row["status"] == "pass") == ("why" not in row), row["id"]
         assert ("plan" in row) == (row["status"] != "waiting"), row["id"]
+
+
+def test_the_mtp_drafter_s_weights_against_a_logged_pair(catalog):
+    """Two vLLM 0.20.0 logs of Qwen3.6-35B-A3B, the same flags but MTP: "Model loading took 21.86 GiB"
+    without it and "23.43 GiB" with it, so the drafter loads 1.57 GiB (±0.01: both figures are rounded
+    to hundredths). The drafter is the MTP layer at 16 bits (its MoE "Unquantized") without the
+    embeddings and head it shares; the plan with `--speculative mtp` must add that much weight."""
+    logged = {row["id"]: row["log"]["weights_gib"] for row in ROWS if row["id"].startswith("qwen3.6-35b-a3b-nvfp4-dgx-spark")}
+    drafter = Decimal(str(logged["qwen3.6-35b-a3b-nvfp4-dgx-spark-tp1-mtp-on-99sono"])) - Decimal(
+        str(logged["qwen3.6-35b-a3b-nvfp4-dgx-spark-tp1-mtp-off-99sono"]))
+    assert drafter == Decimal("1.57")
+    model = next(m for m in catalog.models if m.slug == "qwen3-6-35b-a3b")
+    gpu = next(g for g in catalog.gpus if g.slug == "h100-sxm")
+    plain = plan(model, gpu, 1, PlanRequest(engine="vllm", context=4096))
+    drafting = plan(model, gpu, 1, PlanRequest(engine="vllm", context=4096, speculative="mtp"))
+    added = Fraction(drafting.weights_bytes - plain.weights_bytes, GIB)
+    assert abs(added - Fraction(drafter)) <= Fraction(2, 100)
