@@ -236,11 +236,30 @@ def test_a_gated_deltanet_layer_holds_an_f32_state_per_user_and_every_fourth_lay
     assert plan.kv_bytes_per_gpu == 131_072 * 65_536 + 4 * 156_893_184
 
 
+STATES = yaml.safe_load((ROOT / "tests" / "data" / "llama_cpp_states.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("row", STATES, ids=[row["model"] for row in STATES])
+def test_recurrent_states_and_caches_against_llama_cpp_logs(catalog, row):
+    """The log's R (convolution) and S (delta-rule) MiB, for its state slots, to the printed hundredth;
+    the attention cache of its cells at its cache type likewise."""
+    from generator.sizing.layer_kinds import RecurrentStateLayers, layer_kinds
+    model = _model(catalog, row["model"])
+    kind = next(k for k in layer_kinds(model.architecture) if isinstance(k, RecurrentStateLayers))
+    r_bytes = kind.layers * kind._conv_values(1) * 4 * row["states"]
+    s_bytes = kind.layers * kind._matrix_values(1) * 4 * row["states"]
+    assert abs(r_bytes / 2**20 - row["r_mib"]) < 0.005 and abs(s_bytes / 2**20 - row["s_mib"]) < 0.005
+    plan = llama_cpp_plan(model, _gpu(catalog, "h100-sxm"), 1, LlamaCppRequest(context=4096, cache_type=row.get("kv_cache_type", "f16")))
+    assert plan.state_bytes_per_user * row["states"] == r_bytes + s_bytes
+    if "kv_mib" in row:
+        assert abs(plan.kv_bytes_per_token * row["kv_cells"] / 2**20 - row["kv_mib"]) < 0.005
+
+
 def test_gated_deltanet_tensors_in_the_gguf_file(catalog):
     """A linear-attention layer of Qwen3.5-27B as the converter writes it: attn_qkv 5120 → 2 × 2048 +
     6144, attn_gate (z) 5120 → 6144, the b and a gates 5120 → 2 × 48, ssm_out 6144 → 5120, quantized;
     the convolution 4 × 10,240, dt's bias and A (48 each) and the norm (128) F32. attn_qkv counts among
-    llama-quant.cpp's attention tensors (n_attention_wv: 48 of them, 16 attn_v and the MTP block's)."""
+    llama-quant.cpp's attention tensors (n_attention_wv: 48 of them and 16 attn_v)."""
     qwen = _model(catalog, "qwen3-5-27b")
     file = gguf_file(qwen, "Q4_K_M")
     tensors = {(t.name, t.layer): (t, kind) for t, kind in file.types}
@@ -254,11 +273,9 @@ def test_gated_deltanet_tensors_in_the_gguf_file(catalog):
         "ssm_conv1d": "F32", "ssm_dt_a": "F32", "ssm_norm": "F32", "attn_gate": "Q4_K", "ssm_ba": "Q4_K", "ssm_out": "Q4_K"}
     # layer 3: full attention, its query doubled by the output gate (24 heads × 256 × 2)
     assert ("attn_qkv", 3) not in tensors and tensors[("attn_q", 3)][0].rows == 2 * 24 * 256
-    # the MTP block the converter keeps (conversion/qwen.py at 4df29be4: blk.64, a full-attention layer
-    # with nextn.eh_proj 2 × 5120 → 5120), loaded only to draft: in the file, holding nothing at run time
-    assert tensors[("nextn.eh_proj", 64)][0].row == 2 * 5120 and tensors[("attn_q", 64)][0].rows == 2 * 24 * 256
-    assert sum(t.name in ("attn_qkv", "attn_v") for t, _ in file.types) == 48 + 16 + 1
-    assert len(llama_cpp_layers(qwen, "Q4_K_M").layers) == 66 and llama_cpp_layers(qwen, "Q4_K_M").layers[64] == (0, 0, 0, 0)
+    # the files readers download have no MTP block (64 blocks, 26.90 B parameters in llama.cpp's logs)
+    assert max(t.layer for t, _ in file.types if t.layer is not None) == 63
+    assert sum(t.name in ("attn_qkv", "attn_v") for t, _ in file.types) == 48 + 16
 
 
 def test_ngl_counts_the_nextn_block_the_file_keeps(catalog):

@@ -316,9 +316,10 @@ def _formats(config: dict) -> tuple[dict, str | dict | None]:
 
 
 # llama.cpp's converter keeps these families' NextN layers in the GGUF file (convert_hf_to_gguf.py:
-# Glm4MoeModel, GlmMoeDsaModel; at 4df29be4, 2026-08-16, conversion/qwen.py's MTP mixins for
-# Qwen3-Next and Qwen3.5/3.6 unless --no-mtp: "block_count += mtp_num_hidden_layers"); it drops DeepSeek's.
-NEXTN_IN_GGUF_TYPES = {"glm4_moe", "glm_moe_dsa", "qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"}
+# Glm4MoeModel, GlmMoeDsaModel); it drops DeepSeek's. Qwen3-Next's and Qwen3.5's are left out too:
+# converters since mid-2026 keep them unless --no-mtp (conversion/qwen.py at 4df29be4), but the files
+# readers download were made without them (tests/data/gguf_sizes.yaml: unsloth's Q8_0 files to the byte).
+NEXTN_IN_GGUF_TYPES = {"glm4_moe", "glm_moe_dsa"}
 
 
 def _extra_layers(model_type: str, text: dict, names: tuple[str, ...], layers: int) -> dict:
