@@ -33,10 +33,33 @@ def _quiet_on_ctrl_c() -> None:
 def run_all(function: Callable[[Item], Result], items: Iterable[Item], jobs: int, chunk: int = 1) -> Iterator[Result]:
     """`function` on every item, on up to `jobs` forked workers; results in the items' order.
     `function` must be a module-level function (workers find it by name). On an error or Ctrl-C
-    here, the workers are stopped at once (the pool's exit terminates them)."""
+    here, the workers are stopped at once."""
     items = list(items)
     if jobs <= 1 or len(items) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(function, items)
         return
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(items)), initializer=_quiet_on_ctrl_c) as pool:
+    pool = multiprocessing.get_context("fork").Pool(min(jobs, len(items)), initializer=_quiet_on_ctrl_c)
+    try:
         yield from pool.imap(function, items, chunksize=chunk)
+    except BaseException:  # an error, Ctrl-C, or the caller closing this generator: stop the workers, quietly
+        _stop(pool, deliver=False)
+        raise
+    _stop(pool, deliver=True)
+
+
+def _stop(pool, deliver: bool) -> None:
+    """Terminate the pool's workers with Ctrl-C held off until they are gone (a KeyboardInterrupt inside
+    the pool's teardown prints a traceback and can leave workers behind); a Ctrl-C held off then goes to
+    the handler that was in place (KeyboardInterrupt by default) where `deliver` says so."""
+    came: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda number, frame: came.append(number))
+    except ValueError:  # not the main thread, where Ctrl-C is not delivered anyway
+        pool.terminate()
+        return
+    try:
+        pool.terminate()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if came and deliver and callable(previous):
+        previous(signal.SIGINT, None)
