@@ -40,7 +40,9 @@ def test_values_one_layer_keeps_on_one_gpu(kind, tensor, values):
 
 def test_llama_cpp_caches_k_and_v_rows_for_gqa_and_the_latent_alone_for_mla():
     assert AttentionLayers(1, kv_heads=8, head_dim=128).llama_cpp_rows == (1_024, 1_024)
-    assert LatentLayers(1, latent=576, indexer=128).llama_cpp_rows == (576,)  # no indexer key, no V
+    assert LatentLayers(1, latent=576).llama_cpp_rows == (576,)  # no V
+    # DeepSeek sparse attention: the indexer's key in a cache of its own (llama-kv-cache-dsa.cpp), no V
+    assert LatentLayers(1, latent=576, indexer=128).llama_cpp_rows == (576, 128)
     assert RecurrentStateLayers(1, 1, 1, 1, 1, 2).llama_cpp_rows == ()
 
 

@@ -278,6 +278,24 @@ def test_gated_deltanet_tensors_in_the_gguf_file(catalog):
     assert sum(t.name in ("attn_qkv", "attn_v") for t, _ in file.types) == 48 + 16
 
 
+def test_deepseek_sparse_attention_caches_the_indexer_key_beside_the_latent(catalog):
+    """DeepSeek-V3.2 in llama.cpp (deepseek32, llama-kv-cache-dsa.cpp at 4df29be4): each of the 61 layers
+    caches the latent and rope key (512 + 64) and, in a second cache, the indexer's one key head of 128,
+    f16 by default: 61 × (576 + 128) × 2 = 85,888 bytes a token. Its file holds the indexer's tensors:
+    q_b 1536 → 64 × 128, k 7168 → 128, the weights' projection 7168 → 64, quantized; k's norm and bias F32."""
+    v32 = _model(catalog, "deepseek-v3-2")
+    plan = llama_cpp_plan(v32, _gpu(catalog, "h200"), 8, LlamaCppRequest(context=32768))
+    assert plan.kv_bytes_per_token == 61 * (576 + 128) * 2 == 85_888
+    q8 = llama_cpp_plan(v32, _gpu(catalog, "h200"), 8, LlamaCppRequest(context=32768, cache_type="q8_0"))
+    assert q8.kv_bytes_per_token == 61 * (576 // 32 + 128 // 32) * 34
+    types = {(t.name, t.layer): (t, kind) for t, kind in gguf_file(v32, "Q4_K_M").types}
+    shapes = {name: (types[(name, 0)][0].row, types[(name, 0)][0].rows) for name in
+              ("indexer_attn_q_b", "indexer_attn_k", "indexer_proj", "indexer_k_norm", "indexer_k_norm_bias")}
+    assert shapes == {"indexer_attn_q_b": (1536, 64 * 128), "indexer_attn_k": (7168, 128), "indexer_proj": (7168, 64),
+                      "indexer_k_norm": (128, 1), "indexer_k_norm_bias": (128, 1)}
+    assert types[("indexer_proj", 0)][1] == "Q4_K" and types[("indexer_k_norm", 0)][1] == "F32"
+
+
 def test_ngl_counts_the_nextn_block_the_file_keeps(catalog):
     """GLM-4.5-Air's file has 47 blocks (46 and the NextN one); llama.cpp's -ngl counts the file's
     blocks (PR 26177: "--fit doesn't count the nextn blocks, so it offloads one layer too few and

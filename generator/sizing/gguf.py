@@ -250,12 +250,12 @@ LLAMA_CPP_RECURRENT_KINDS = ("mamba2", "gated_deltanet")
 
 def gguf_sizable(model: Model) -> bool:
     """Whether the file can be laid out here: softmax attention, or a linear attention of
-    LLAMA_CPP_RECURRENT_KINDS, in every layer, or DeepSeek-V4's compressed attention (deepseek4); no
-    sparse-attention indexer of MLA (DeepSeek-V3.2, GLM-5) and no latent MoE, which llama.cpp at that
-    commit does not have."""
+    LLAMA_CPP_RECURRENT_KINDS, in every layer, or DeepSeek-V4's compressed attention (deepseek4), or
+    MLA with an indexer in every layer (deepseek32, glm-dsa); no indexer shared across layers
+    (GLM-5.2's IndexShare) and no latent MoE, which are not laid out here."""
     arch = model.architecture
     return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind in LLAMA_CPP_RECURRENT_KINDS)
-            and (arch.attention.kind == "compressed" or not arch.attention.indexer_heads)
+            and not arch.attention.shared_indexer_layers
             and (arch.moe is None or not arch.moe.latent_size))
 
 

@@ -62,9 +62,10 @@ class LatentLayers:
 
     @property
     def llama_cpp_rows(self) -> tuple[int, ...]:
-        # llama.cpp caches the latent and the rope key as K only (no V cache), and no indexer key
-        # at the commit llama_cpp.py follows.
-        return (self.latent,)
+        # llama.cpp caches the latent and the rope key as K only (no V cache); DeepSeek sparse
+        # attention's indexer key in a second cache of one 128-value K head, at the same cache type
+        # (src/llama-kv-cache-dsa.cpp at 4df29be4: "indexer uses MQA with single key head", is_mla: no V).
+        return (self.latent, self.indexer) if self.indexer else (self.latent,)
 
 
 @dataclass(frozen=True)
