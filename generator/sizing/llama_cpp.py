@@ -16,6 +16,11 @@ Rules of llama.cpp (ggml-org/llama.cpp, read at commit 82bb48500a9a6b3374da2cf58
   whatever --cache-type says, max(1, n_seq_max) of them; llama-hparams.cpp: (d_conv - 1) ×
   (d_inner + 2 × n_group × d_state) convolution values and d_state × d_inner SSM values a layer
   (read at commits 00342301 and 01b77b57);
+- src/models/qwen35.cpp, qwen3next.cpp and llama-hparams.cpp (read at 4df29be4, 2026-08-16, the same
+  rules as at 82bb485): Gated DeltaNet layers hold the same F32 state (d_inner = value heads × head,
+  n_group × d_state = the key heads' width), the other layers of each four the KV cache;
+  src/llama-kv-cache-dsa.cpp (4df29be4): DeepSeek sparse attention caches the indexer's one key head
+  beside the latent, at the cache type (layer_kinds.LatentLayers.llama_cpp_rows);
 - common/arg.cpp: `--n-cpu-moe N` keeps the routed experts (ffn_*_exps) of blocks 0..N-1 in RAM;
 - src/llama-kv-cache.cpp, llama-kv-cache-iswa.cpp, llama-context.cpp: each layer's K and V rows
   (the latent only for MLA) for n_ctx cells, n_ctx padded to 256; sliding-window layers hold
