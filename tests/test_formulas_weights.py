@@ -147,19 +147,25 @@ COMMON_MOE = dict(embeddings=1_600, attention=2_880, output_head=1_600)
         pytest.param(
             # experts work at width 10: routed 10 × 8 × 3 × 4 × 2 = 1,920;
             # down and up 16 × 10 × 2 × 2 = 640, latent norm 10 × 2 = 20 → 240 + 660
-            moe_model(latent_size=10),
+            moe_model(latent_size=10, latent_norm=True),
             by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=1_920, router_and_norms=900),
             id="latent",
         ),
         pytest.param(
-            moe_model(latent_size=10, expert_bias=True),  # + (8 + 8 + 10) × 4 × 2 = 208
+            # Nemotron-H's latent MoE: the two projections, no norm on the latent → 240 + 640
+            moe_model(latent_size=10),
+            by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=1_920, router_and_norms=880),
+            id="latent-without-norm",
+        ),
+        pytest.param(
+            moe_model(latent_size=10, latent_norm=True, expert_bias=True),  # + (8 + 8 + 10) × 4 × 2 = 208
             by_component(**COMMON_MOE, dense_mlp=1_920, routed_experts=2_128, router_and_norms=900),
             id="latent-expert-bias",
         ),
         pytest.param(
             # 3 MoE layers: routed 10 × 8 × 3 × 4 × 3 = 2,880; router 16 × 4 × 3 = 192,
             # down and up 16 × 10 × 2 × 3 = 960, latent norm 10 × 3 = 30, norms 16 × 9 = 144
-            model(arch(layers=4, dense_layers=1, moe=moe(latent_size=10))),
+            model(arch(layers=4, dense_layers=1, moe=moe(latent_size=10, latent_norm=True))),
             by_component(
                 embeddings=1_600,
                 attention=3_840,
@@ -261,7 +267,7 @@ def test_moe_params_by_component(subject, expected):
                 layers=3,
                 dense_layers=1,
                 moe=moe(
-                    shared_experts=1, router_bias=True, expert_bias=True, shared_expert_gate=True, latent_size=10
+                    shared_experts=1, router_bias=True, expert_bias=True, shared_expert_gate=True, latent_size=10, latent_norm=True
                 ),
                 extra_layers=1,
             ),
@@ -453,13 +459,13 @@ def shapes(architecture, component):
             id="kimi-delta",
         ),
         pytest.param(
-            arch(layers=3, dense_layers=1, moe=moe(latent_size=10, router_bias=True)),
+            arch(layers=3, dense_layers=1, moe=moe(latent_size=10, latent_norm=True, router_bias=True)),
             "router_and_norms",
             {(16, 4): 2, (4, 1): 2, (16, 10): 4, (10, 1): 2, (16, 1): 7},
             id="moe-router-latent",
         ),
         pytest.param(
-            arch(layers=3, dense_layers=1, moe=moe(latent_size=10, expert_bias=True)),
+            arch(layers=3, dense_layers=1, moe=moe(latent_size=10, latent_norm=True, expert_bias=True)),
             "routed_experts",
             {(10, 8): 24, (26, 1): 8},
             id="moe-routed-latent",

@@ -69,7 +69,7 @@ CASES = [
      "models/deepseek-v3.yaml:73: architecture.moe.shared_experts: must be an integer from 0 to 10^7 (got -1)"),
     # A tower that merges its patches (Qwen3-VL) needs the width of the tokens it merges them into
     (KIMI, "    patch_size: 14\n", "    patch_size: 14\n    merge_size: 2\n",
-     "models/kimi-k3.yaml:103: architecture.vision.output_size: missing (a tower with merge_size merges its patches into"
+     "models/kimi-k3.yaml:104: architecture.vision.output_size: missing (a tower with merge_size merges its patches into"
      " tokens of this width)"),
     # Companions: the sparse-attention indexer reads its queries from the MLA query latent.
     (V3, MLA, MLA + "\n    indexer_heads: 32",

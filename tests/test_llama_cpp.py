@@ -296,6 +296,23 @@ def test_deepseek_sparse_attention_caches_the_indexer_key_beside_the_latent(cata
     assert types[("indexer_proj", 0)][1] == "Q4_K" and types[("indexer_k_norm", 0)][1] == "F32"
 
 
+def test_a_latent_moe_s_experts_work_in_the_latent_width(catalog):
+    """Nemotron 3 Super (nemotron_h_moe, models/nemotron-h.cpp at 4df29be4): an MoE layer projects the
+    token 4096 → 1024 (ffn_latent_down) and back (ffn_latent_up), and its 512 experts (relu2: up and
+    down, no gate) work at 1024: up 1024 → 2688, down 2688 → 1024; no norm on the latent. 2688 is no
+    multiple of 256, so llama-quantize's K-quants of the experts' down fall back (Q4_K → Q5_0)."""
+    nemotron = _model(catalog, "nvidia-nemotron-3-super-120b-a12b-bf16")
+    types = {(t.name, t.layer): (t, kind) for t, kind in gguf_file(nemotron, "Q4_K_M").types}
+    layer = next(i for (name, i) in types if name == "ffn_up_exps")
+    shapes = {name: (types[(name, layer)][0].row, types[(name, layer)][0].rows)
+              for name in ("ffn_latent_down", "ffn_latent_up", "ffn_up_exps", "ffn_down_exps")}
+    assert shapes == {"ffn_latent_down": (4096, 1024), "ffn_latent_up": (1024, 4096),
+                      "ffn_up_exps": (1024, 2688 * 512), "ffn_down_exps": (2688, 1024 * 512)}
+    assert ("ffn_gate_exps", layer) not in types and ("ffn_latent_norm", layer) not in types
+    downs = {kind for (name, _), (_, kind) in types.items() if name == "ffn_down_exps"}
+    assert downs == {"Q5_0", "Q8_0"}  # Q4_K and, in the use_more_bits layers, Q6_K, each fallen back
+
+
 def test_ngl_counts_the_nextn_block_the_file_keeps(catalog):
     """GLM-4.5-Air's file has 47 blocks (46 and the NextN one); llama.cpp's -ngl counts the file's
     blocks (PR 26177: "--fit doesn't count the nextn blocks, so it offloads one layer too few and

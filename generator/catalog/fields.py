@@ -149,6 +149,7 @@ MOE_FIELDS = {
     "shared_expert_intermediate_size": Field(_int),
     "shared_expert_gate": Field(_flag),
     "latent_size": Field(_int),
+    "latent_norm": Field(_flag),
     "expert_bias": Field(_flag),
     "router_bias": Field(_flag),
     "router_scales": Field(_flag),  # Gemma 4: a scale per hidden channel on the router's input, one per expert

@@ -189,7 +189,8 @@ class MixtureOfExperts:
     shared_experts: int = 0
     shared_expert_intermediate_size: int | None = None  # default: expert_intermediate_size
     shared_expert_gate: bool = False  # Qwen3-Next: a scalar gate on the shared expert
-    latent_size: int | None = None  # experts work in a smaller latent width (Kimi-K3)
+    latent_size: int | None = None  # experts work in a smaller latent width (Kimi-K3, Nemotron 3 Super)
+    latent_norm: bool = False  # a norm on the latent (Kimi-K3; Nemotron-H's fc1/fc2_latent_proj have none)
     expert_bias: bool = False  # biases inside every expert (gpt-oss)
     router_bias: bool = False  # a bias per expert in the router (DeepSeek-V3 style or gpt-oss)
     # Gemma 4: the router's input scaled per channel (a hidden-size vector) and its output per expert

@@ -219,8 +219,16 @@ def _feed_forward(model: Model, i: int) -> Iterator[GgufTensor]:
     width = moe.expert_intermediate_size
     source = "MXFP4" if arch.formats.get("routed_experts") == "mxfp4" else "BF16"
     expert_rule = True if compressed else None
-    for name, row, rows in (("ffn_gate_exps", hidden, width * experts), ("ffn_up_exps", hidden, width * experts),
-                            ("ffn_down_exps", width, hidden * experts)):
+    # latent MoE: the experts work in the latent width, between two projections
+    # (llama.cpp models/nemotron-h.cpp: ffn_latent_down and ffn_latent_up, moe_n_embd)
+    expert_width = moe.latent_size or hidden
+    if moe.latent_size:
+        yield _matrix("ffn_latent_down", i, hidden, moe.latent_size)
+        yield _matrix("ffn_latent_up", i, moe.latent_size, hidden)
+        if moe.latent_norm:
+            yield _vector("ffn_latent_norm", i, moe.latent_size)
+    for name, row, rows in (("ffn_gate_exps", expert_width, width * experts), ("ffn_up_exps", expert_width, width * experts),
+                            ("ffn_down_exps", width, expert_width * experts)):
         if gated or name != "ffn_gate_exps":
             yield GgufTensor(name, i, row, rows, source, True, quantized=expert_rule)
     if moe.shared_experts:
@@ -251,12 +259,11 @@ LLAMA_CPP_RECURRENT_KINDS = ("mamba2", "gated_deltanet")
 def gguf_sizable(model: Model) -> bool:
     """Whether the file can be laid out here: softmax attention, or a linear attention of
     LLAMA_CPP_RECURRENT_KINDS, in every layer, or DeepSeek-V4's compressed attention (deepseek4), or
-    MLA with an indexer in every layer (deepseek32, glm-dsa); no indexer shared across layers
-    (GLM-5.2's IndexShare) and no latent MoE, which are not laid out here."""
+    MLA with an indexer in every layer (deepseek32, glm-dsa), and a latent MoE of Nemotron-H's kind
+    (nemotron_h_moe); no indexer shared across layers (GLM-5.2's IndexShare), not laid out here."""
     arch = model.architecture
     return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind in LLAMA_CPP_RECURRENT_KINDS)
-            and not arch.attention.shared_indexer_layers
-            and (arch.moe is None or not arch.moe.latent_size))
+            and not arch.attention.shared_indexer_layers)
 
 
 def gguf_blocks(model: Model) -> int:

@@ -84,12 +84,12 @@ def _moe_layer(model: Model, layers: int, hashed: int = 0) -> list[Tensors]:
         tensors += [Tensors("router_and_norms", hidden, 1, layers),
                     Tensors("router_and_norms", experts, 1, layers)]
     if moe.latent_size:
-        # NOTE: latent MoE (Kimi-K3): the token is projected down to the latent width before the
-        # routed experts and back up after them, with a norm on the latent.
-        tensors += [
-            Tensors("router_and_norms", hidden, moe.latent_size, 2 * layers),
-            Tensors("router_and_norms", moe.latent_size, 1, layers),
-        ]
+        # NOTE: latent MoE (Kimi-K3, Nemotron 3 Super): the token is projected down to the latent width
+        # before the routed experts and back up after them (Nemotron-H's fc1_latent_proj and
+        # fc2_latent_proj), with a norm on the latent in Kimi-K3.
+        tensors.append(Tensors("router_and_norms", hidden, moe.latent_size, 2 * layers))
+        if moe.latent_norm:
+            tensors.append(Tensors("router_and_norms", moe.latent_size, 1, layers))
     return tensors
 
 
