@@ -296,6 +296,19 @@ def test_deepseek_sparse_attention_caches_the_indexer_key_beside_the_latent(cata
     assert types[("indexer_proj", 0)][1] == "Q4_K" and types[("indexer_k_norm", 0)][1] == "F32"
 
 
+def test_glm_5_2_caches_the_indexer_key_on_its_21_full_layers_only(catalog):
+    """A public llama.cpp log of GLM-5.2 (build 10505, ee4c505a4, f16 cache; dfch/biz.dfch.LlmOps at
+    e6d3fc2b, .specmgr/feat/feat-2-glm-5.2-onprem-deployment/bin/logs/2026-08-20T055618Z-kv-ctx768000.log):
+    "llama_kv_cache: size = 65812.50 MiB (768000 cells,  78 layers,  1/1 seqs), K (f16): 65812.50 MiB" and
+    "llama_kv_cache: size = 3937.50 MiB (768000 cells,  21 layers,  1/1 seqs)": the latent of every layer
+    and the indexer's key of the 21 layers with an indexer of their own (IndexShare)."""
+    glm = _model(catalog, "glm-5-2")
+    caches = layer_caches(glm)
+    assert caches.count("x") == 21 and caches.count("0") == 57
+    plan = llama_cpp_plan(glm, _gpu(catalog, "h200"), 8, LlamaCppRequest(context=32768))
+    assert plan.kv_bytes_per_token * 768_000 == (65_812.50 + 3_937.50) * 2**20
+
+
 def test_a_latent_moe_s_experts_work_in_the_latent_width(catalog):
     """Nemotron 3 Super (nemotron_h_moe, models/nemotron-h.cpp at 4df29be4): an MoE layer projects the
     token 4096 → 1024 (ffn_latent_down) and back (ffn_latent_up), and its 512 experts (relu2: up and

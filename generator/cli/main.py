@@ -534,7 +534,7 @@ def _plan_llama_cpp(model, gpu, args) -> int:
               f"(got {args.count})", file=sys.stderr)
         return 2
     if not gguf_sizable(model):
-        print(f"plan: {model.slug}: its GGUF layout (Kimi delta attention, or an indexer shared across layers) "
+        print(f"plan: {model.slug}: its GGUF layout (Kimi delta attention) "
               "is not modelled for llama.cpp", file=sys.stderr)
         return 2
     request = LlamaCppRequest(quant=args.quant, context=args.context, users=args.users, n_gpu_layers=args.n_gpu_layers,

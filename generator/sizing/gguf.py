@@ -259,11 +259,10 @@ LLAMA_CPP_RECURRENT_KINDS = ("mamba2", "gated_deltanet")
 def gguf_sizable(model: Model) -> bool:
     """Whether the file can be laid out here: softmax attention, or a linear attention of
     LLAMA_CPP_RECURRENT_KINDS, in every layer, or DeepSeek-V4's compressed attention (deepseek4), or
-    MLA with an indexer in every layer (deepseek32, glm-dsa), and a latent MoE of Nemotron-H's kind
-    (nemotron_h_moe); no indexer shared across layers (GLM-5.2's IndexShare), not laid out here."""
+    MLA with a sparse-attention indexer (deepseek32, glm-dsa; GLM-5.2's shared ones too), and a latent
+    MoE of Nemotron-H's kind (nemotron_h_moe)."""
     arch = model.architecture
-    return (arch is not None and (arch.linear_attention is None or arch.linear_attention.kind in LLAMA_CPP_RECURRENT_KINDS)
-            and not arch.attention.shared_indexer_layers)
+    return arch is not None and (arch.linear_attention is None or arch.linear_attention.kind in LLAMA_CPP_RECURRENT_KINDS)
 
 
 def gguf_blocks(model: Model) -> int:

@@ -43,7 +43,8 @@ from generator.sizing.engine import GIB, Engine, engine_memory_bytes, largest, p
 from generator.sizing.gguf import GGML_TYPES, GgufFile, GgufTensor, gguf_blocks, gguf_file, tensor_bytes
 from generator.sizing.kv_cache import SHORT_CONTEXT, default_context
 from generator.sizing.layer_kinds import (
-    RecurrentStateLayers, layer_kinds, pattern_letter, recurrent_layer_indices, windowed_layer_indices,
+    LatentLayers, RecurrentStateLayers, layer_attention, layer_kinds, pattern_letter, recurrent_layer_indices,
+    windowed_layer_indices,
 )
 from generator.sizing.llama_cpp_compressed import layer_letters, layer_stores, letter_bytes
 from generator.sizing.memo import per_record
@@ -187,15 +188,16 @@ def llama_cpp_layers(model: Model, quant: str, imatrix: bool = False) -> LlamaCp
 
 
 def cell_bytes(model: Model, cache_type: str) -> dict[str, int]:
-    """One layer's cache for one cell, by `layer_caches` letter ("0" every token, "1" a window): the
-    rows llama.cpp caches per token (layer_kinds.py), each in blocks of the cache type. The two differ
-    where the global layers have their own KV heads and width (Gemma 4: llama-hparams.cpp
-    n_embd_k_gqa(il) per layer; a global layer without v_proj caches its key as the value too,
-    models/gemma4-iswa.cpp "use Kcur as Vcur")."""
-    cells = {"0": 0, "1": 0}
+    """One layer's cache for one cell, by `layer_caches` letter ("0" every token, "1" a window, "x" every
+    token and a sparse-attention indexer's key): the rows llama.cpp caches per token (layer_kinds.py),
+    each in blocks of the cache type. "0" and "1" differ where the global layers have their own KV
+    heads and width (Gemma 4: llama-hparams.cpp n_embd_k_gqa(il) per layer; a global layer without
+    v_proj caches its key as the value too, models/gemma4-iswa.cpp "use Kcur as Vcur")."""
+    cells = {"0": 0, "1": 0, INDEXED: 0}
     for kind in layer_kinds(model.architecture):
         if not kind.per_sequence:
-            cells["0" if kind.window is None else "1"] = sum(cache_row_bytes(values, cache_type) for values in kind.llama_cpp_rows)
+            letter = "1" if kind.window is not None else INDEXED if isinstance(kind, LatentLayers) and kind.indexer else "0"
+            cells[letter] = sum(cache_row_bytes(values, cache_type) for values in kind.llama_cpp_rows)
     return cells
 
 
@@ -222,9 +224,15 @@ def state_bytes(model: Model) -> int:
     return 0 if kind is None else kind.values_on_gpu(1) * STATE_BYTES_PER_VALUE
 
 
+# a layer that caches every token and its sparse-attention indexer's key: every MLA layer of DeepSeek-V3.2
+# and GLM-5; GLM-5.2's 21 layers with an indexer of their own (llama-model.cpp at 4df29be4: filter_lid
+# is_indexer_full), its 57 others "0"
+INDEXED = "x"
+
+
 def layer_caches(model: Model) -> str:
     """What each layer caches: "r" a recurrent state per sequence, "1" a sliding window, "0" every
-    token, "-" nothing (an MLP or MoE layer of a pattern: llama-model.cpp create_memory gives
+    token, "x" every token and an indexer's key, "-" nothing (an MLP or MoE layer of a pattern: llama-model.cpp create_memory gives
     NemotronH's KV to attention layers with n_ff 0 and states to Mamba layers with n_ff 0; a
     Nemotron-NAS layer without attention: n_head_kv 0, so K and V rows of 0 values,
     llama-hparams.cpp n_embd_k_gqa).
@@ -235,7 +243,8 @@ def layer_caches(model: Model) -> str:
         return layer_letters(arch)  # the MTP layer goes to a file of its own
     recurrent, windowed = recurrent_layer_indices(arch), windowed_layer_indices(arch)
     caches = "".join("-" if pattern_letter(arch, layer) in ("-", "E") or not arch.has_attention(layer) else "r" if layer in recurrent
-                     else "1" if layer in windowed else "0" for layer in range(arch.layers))
+                     else "1" if layer in windowed else INDEXED if layer_attention(arch, layer).indexer_heads else "0"
+                     for layer in range(arch.layers))
     return caches + "-" * (gguf_blocks(model) - arch.layers)  # the NextN blocks the file keeps
 
 
@@ -328,12 +337,12 @@ def _layer_caches_bytes(model: Model, request: LlamaCppRequest, cells: int) -> L
             sum(stores[letter].state_bytes for letter in caches),
         )
     per_cell = cell_bytes(model, request.cache_type)
-    full_kv = per_cell["0"] * cells
     window_kv = per_cell["1"] * window_cells(sliding_window(model), cells, request.users)
     # a state per slot (--parallel, or llama-server's 4 without it); nothing for a feed-forward layer
     slots = request.users if request.users > 1 else AUTO_SLOTS
-    return LayerCaches({"0": full_kv, "1": window_kv, "r": state_bytes(model) * slots, "-": 0},
-                       per_cell["0"] * caches.count("0") + per_cell["1"] * caches.count("1"),  # one cell of every attention layer
+    return LayerCaches({"0": per_cell["0"] * cells, "1": window_kv, INDEXED: per_cell[INDEXED] * cells,
+                        "r": state_bytes(model) * slots, "-": 0},
+                       sum(per_cell[letter] * caches.count(letter) for letter in ("0", "1", INDEXED)),  # one cell of every attention layer
                        state_bytes(model) * caches.count("r"))
 
 

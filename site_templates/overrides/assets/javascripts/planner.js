@@ -507,9 +507,9 @@
     var cells = Math.ceil(context * users / L.context_padding) * L.context_padding, fullKv = perCell["0"] * cells, room = gpu.memory_bytes - L.fit_margin;
     var windowKv = perCell["1"] * windowCells(T.sliding_window, cells, users, L);  // cell_bytes by letter
     var slots = users > 1 ? users : L.auto_slots;  // --parallel, or llama-server's 4 slots without it
-    var cacheBytes = { "0": fullKv, "1": windowKv, "r": T.state_bytes * slots, "-": 0 };  // a state per slot
-    var fullLayers = T.layer_caches.replace(/[^0]/g, "").length, windowLayers = T.layer_caches.replace(/[^1]/g, "").length, stateLayers = T.layer_caches.replace(/[^r]/g, "").length;
-    var perToken = perCell["0"] * fullLayers + perCell["1"] * windowLayers, statePerUser = T.state_bytes * stateLayers;
+    var cacheBytes = { "0": fullKv, "1": windowKv, "x": perCell["x"] * cells, "r": T.state_bytes * slots, "-": 0 };  // a state per slot
+    function layersOf(letter) { return T.layer_caches.split(letter).length - 1; }  // "x": a layer with its indexer's key too
+    var perToken = perCell["0"] * layersOf("0") + perCell["1"] * layersOf("1") + perCell["x"] * layersOf("x"), statePerUser = T.state_bytes * layersOf("r");
     if (T.compressed) {  // llama_cpp.py _layer_caches_bytes and llama_cpp_compressed.py letter_bytes
       var stores = T.compressed.stores[request.cacheType], streams = users;  // --parallel, always (streams())
       var perStream = Math.ceil(Math.floor(cells / users) / L.context_padding) * L.context_padding;
