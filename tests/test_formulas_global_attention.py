@@ -92,8 +92,8 @@ def test_llama_cpp_caches_each_layer_at_its_own_width(gemma4):
     """llama-hparams.cpp n_embd_k_gqa(il): F16 cells of 2 × 4 × 512 × 2 = 8,192 bytes on a global layer
     ("0"), 2 × 16 × 256 × 2 = 16,384 on a sliding one ("1"); q8_0: 34 bytes a block of 32."""
     assert layer_caches(gemma4) == "111110" * 10
-    assert cell_bytes(gemma4, "f16") == {"0": 8_192, "1": 16_384}
-    assert cell_bytes(gemma4, "q8_0") == {"0": 2 * 2_048 // 32 * 34, "1": 2 * 4_096 // 32 * 34}
+    assert cell_bytes(gemma4, "f16") == {"0": 8_192, "1": 16_384, "x": 0}  # no indexer key
+    assert cell_bytes(gemma4, "q8_0") == {"0": 2 * 2_048 // 32 * 34, "1": 2 * 4_096 // 32 * 34, "x": 0}
 
 
 def test_the_gguf_file_has_no_attn_v_on_global_layers(gemma4):
